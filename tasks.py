@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""One entry point for students, instructors and CI; needs only Python >= 3.10.
+
+    python3 tasks.py lab         install the student environment (.venv) and open JupyterLab
+    python3 tasks.py test        install the development environment (.venv-dev) and run all tests
+    python3 tasks.py exercises   regenerate exercises/ from solutions/ (instructor)
+    python3 tasks.py execute     re-execute chapters/ and solutions/ in place, then regenerate exercises/
+    python3 tasks.py bench       run the performance benchmarks (not tests)
+
+Each environment is (re)installed only when its requirement files changed, so a second run
+starts at once. Extra arguments after ``test`` go to pytest (e.g. ``-k jacobian``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+REQ = ROOT / "requirements"
+ENVS = {
+    # name: (folder, requirement files)
+    "student": (ROOT / ".venv", [REQ / "student.txt"]),
+    "dev": (ROOT / ".venv-dev", [REQ / "student.txt", REQ / "dev.txt"]),
+}
+CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+
+
+def say(msg: str) -> None:
+    print(f"[tasks] {msg}", flush=True)
+
+
+def run(cmd, **kw) -> None:
+    say(" ".join(str(c) for c in cmd))
+    subprocess.run([str(c) for c in cmd], check=True, cwd=kw.pop("cwd", ROOT), **kw)
+
+
+def python_of(folder: Path) -> Path:
+    return folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def ensure_env(name: str) -> Path:
+    """Create/refresh a virtual environment; skip the install when nothing changed."""
+    if sys.version_info < (3, 10):
+        sys.exit(f"Python >= 3.10 is required, this is {sys.version.split()[0]}")
+    folder, reqs = ENVS[name]
+    files = reqs + [REQ / "constraints.txt", ROOT / "pyproject.toml"]
+    digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
+    digest += sys.version.split()[0]
+    stamp = folder / ".installed"
+    py = python_of(folder)
+    if py.exists() and stamp.exists() and stamp.read_text() == digest:
+        return py
+    if not py.exists():
+        say(f"creating {folder.name} with {sys.executable}")
+        venv.EnvBuilder(with_pip=True, clear=True).create(folder)
+    pip = [py, "-m", "pip", "--disable-pip-version-check"]
+    run(pip + ["install", "--quiet", "--upgrade", "pip"])
+    cmd = pip + ["install", "--quiet", "-c", REQ / "constraints.txt"]
+    for r in reqs:
+        cmd += ["-r", r]
+    run(cmd)
+    run(pip + ["install", "--quiet", "--no-deps", "-e", ROOT])
+    stamp.write_text(digest)
+    return py
+
+
+def find_chromium() -> str | None:
+    for path in CHROMIUM:
+        if Path(path).exists():
+            return path
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def ensure_chromium() -> str | None:
+    """The browser test drives Debian's Chromium; install it with apt when we are allowed to."""
+    found = find_chromium()
+    if found:
+        return found
+    apt = shutil.which("apt-get")
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    if apt and root:
+        say("installing Chromium for the browser test (apt-get install chromium)")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        subprocess.run([apt, "update", "-qq"], check=False, env=env)
+        subprocess.run([apt, "install", "-y", "-qq", "chromium"], check=False, env=env)
+        return find_chromium()
+    say("Chromium not found and cannot be installed here (needs root and apt-get): "
+        "the browser test will be skipped unless KL_REQUIRE_BROWSER=1")
+    return None
+
+
+def cmd_lab(args) -> int:
+    py = ensure_env("student")
+    # Bound to loopback, token authentication left on (JupyterLab prints the URL with its token).
+    cmd = [py, "-m", "jupyterlab", "--ServerApp.ip=127.0.0.1", f"--ServerApp.root_dir={ROOT}",
+           "--LabApp.default_url=/lab/tree/chapters/01_introduction.ipynb", *args]
+    say(" ".join(str(c) for c in cmd))
+    return subprocess.call([str(c) for c in cmd], cwd=ROOT)
+
+
+def cmd_test(args) -> int:
+    py = ensure_env("dev")
+    chromium = ensure_chromium()
+    env = dict(os.environ)
+    if chromium:
+        env["KL_CHROMIUM"] = chromium
+    cmd = [py, "-m", "pytest", *args]
+    say(" ".join(str(c) for c in cmd))
+    return subprocess.call([str(c) for c in cmd], cwd=ROOT, env=env)
+
+
+def cmd_exercises(args) -> int:
+    py = ensure_env("dev")
+    return subprocess.call([str(py), str(ROOT / "tools" / "nbtools.py"), "exercises", *args], cwd=ROOT)
+
+
+def cmd_execute(args) -> int:
+    py = ensure_env("dev")
+    return subprocess.call([str(py), str(ROOT / "tools" / "nbtools.py"), "execute", *args], cwd=ROOT)
+
+
+def cmd_bench(args) -> int:
+    py = ensure_env("dev")
+    return subprocess.call([str(py), str(ROOT / "benchmarks" / "bench_dynamics.py"), *args], cwd=ROOT)
+
+
+COMMANDS = {"lab": cmd_lab, "test": cmd_test, "exercises": cmd_exercises,
+            "execute": cmd_execute, "bench": cmd_bench}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in COMMANDS:
+        print(__doc__)
+        return 2
+    return COMMANDS[argv[0]](argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,73 @@
+"""The pip path (requirements/*.txt + constraints) and environment.yml describe one tested set."""
+
+from __future__ import annotations
+
+from importlib import metadata
+from pathlib import Path
+
+import yaml
+from packaging.requirements import Requirement
+
+ROOT = Path(__file__).resolve().parents[1]
+REQ = ROOT / "requirements"
+
+
+def pins(path: Path, python: str) -> dict[str, str]:
+    """name -> version of the `name==version` lines that apply on ``python``."""
+    out = {}
+    for line in path.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line or line.startswith("-"):
+            continue
+        req = Requirement(line)
+        if req.marker and not req.marker.evaluate({"python_version": python}):
+            continue
+        (spec,) = req.specifier
+        assert spec.operator == "==", f"{path.name}: {line!r} is not an exact pin"
+        out[req.name.lower().replace("_", "-")] = spec.version
+    return out
+
+
+def test_environment_yml_matches_student_requirements():
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    deps = env["dependencies"]
+    python = next(d for d in deps if isinstance(d, str) and d.startswith("python="))
+    version = python.split("=", 1)[1]
+    pip_list = next(d["pip"] for d in deps if isinstance(d, dict))
+    conda = {}
+    for line in pip_list:
+        if line.startswith("-e"):
+            continue
+        name, ver = line.split("==")
+        conda[name.lower().replace("_", "-")] = ver
+    assert conda == pins(REQ / "student.txt", version)
+
+
+def test_constraints_agree_with_direct_pins():
+    for python in ("3.10", "3.11"):
+        locked = pins(REQ / "constraints.txt", python)
+        for f in ("student.txt", "dev.txt"):
+            for name, ver in pins(REQ / f, python).items():
+                assert locked.get(name) == ver, f"{f} pins {name}=={ver}, constraints say {locked.get(name)} (py {python})"
+
+
+def test_widget_frontend_matches_kernel_side():
+    """ipywidgets and jupyterlab_widgets must be a matching pair ("model not found" otherwise)."""
+    student = pins(REQ / "student.txt", "3.11")
+    requires = metadata.requires("ipywidgets") or []
+    lab = next(Requirement(r) for r in requires if r.lower().startswith("jupyterlab"))
+    assert student["jupyterlab-widgets"] in lab.specifier, (lab, student["jupyterlab-widgets"])
+    assert metadata.version("ipywidgets") == student["ipywidgets"]
+    assert metadata.version("jupyterlab_widgets") == student["jupyterlab-widgets"]
+
+
+def test_installed_versions_are_the_pinned_ones():
+    import sys
+
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    for name, ver in pins(REQ / "constraints.txt", python).items():
+        try:
+            installed = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue  # an optional platform-specific dependency
+        assert installed == ver, f"{name}: installed {installed}, pinned {ver}"
