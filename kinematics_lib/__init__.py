@@ -11,17 +11,25 @@ views and widgets are separate modules (``kinematics_lib.plotting``, ``.views``,
 so everything computes headless.
 """
 
-from . import dh, ik, integrators, kinematics, lagrange, mecanum, rotations, transforms
+from . import (centroidal, dh, dynamics, frames, ik, integrators, kinematics, lagrange, mecanum, model,
+               rotations, spatial, transforms, urdf)
+from .centroidal import *  # noqa: F401,F403
 from .dh import *  # noqa: F401,F403
+from .dynamics import *  # noqa: F401,F403
+from .frames import *  # noqa: F401,F403
 from .ik import *  # noqa: F401,F403
 from .integrators import *  # noqa: F401,F403
 from .kinematics import *  # noqa: F401,F403
 from .lagrange import *  # noqa: F401,F403
 from .mecanum import *  # noqa: F401,F403
+from .model import *  # noqa: F401,F403
 from .rotations import *  # noqa: F401,F403
+from .spatial import *  # noqa: F401,F403
 from .transforms import *  # noqa: F401,F403
+from .urdf import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
 
 __all__ = (rotations.__all__ + transforms.__all__ + dh.__all__ + kinematics.__all__ + ik.__all__
-           + lagrange.__all__ + integrators.__all__ + mecanum.__all__)
+           + spatial.__all__ + model.__all__ + urdf.__all__ + dynamics.__all__ + frames.__all__
+           + centroidal.__all__ + lagrange.__all__ + integrators.__all__ + mecanum.__all__)
