@@ -57,7 +57,7 @@ def _joint_motions(model: Model, qd: np.ndarray) -> np.ndarray:
     """S_i qd_i for every joint, one row per body (nb, 6)."""
     d = model._derived
     out = d["S1"] * qd[d["v1"]][:, None]
-    for i in np.flatnonzero(~d["one_dof"]):  # a free joint: S = identity
+    for i in d["free"]:  # a free joint: S = identity
         out[i] = qd[model.v_slice[i]]
     return out
 
@@ -66,9 +66,8 @@ def _joint_forces(model: Model, f: np.ndarray) -> np.ndarray:
     """tau_i = S_i^T f_i for every joint, gathered into the (nv,) vector."""
     d = model._derived
     tau = np.empty(model.nv)
-    one = d["one_dof"]
-    tau[d["v1"][one]] = np.einsum("bi,bi->b", d["S1"][one], f[one])
-    for i in np.flatnonzero(~one):
+    tau[d["v1"]] = np.einsum("bi,bi->b", d["S1"], f)  # free joints write a dummy entry, overwritten next
+    for i in d["free"]:
         tau[model.v_slice[i]] = model.S[i].T @ f[i]
     return tau
 
@@ -80,27 +79,29 @@ def rnea(model: Model, q, v, a) -> np.ndarray:
     floating base the first six entries are the base wrench [force; moment] in the base frame
     (zero when the motion is feasible without external forces).
 
-    Rows of ``vel``/``acc`` are body velocities/accelerations in body coordinates; the extra
-    last row (index -1 = ``parent`` of a root) is the world: at rest, accelerating at -g.
-    Per-joint terms (jcalc, S qd, S qdd, v x S qd) are computed for all joints at once.
+    Body velocities ``vel[i]``, accelerations ``acc[i]`` and forces ``f[i]`` are in body-i
+    coordinates; ``vel[-1]``/``acc[-1]`` (the "parent" -1 of a root) is the world, at rest and
+    accelerating at -g. The per-joint terms (jcalc, S qd, S qdd) and the body equations of
+    motion are evaluated for all bodies at once; the two recursions are plain loops.
     """
     q, v, a = _state(model, q, v, a)
     nb, parent, I = model.nb, model.parent, model.inertia
-    Xup = joint_transforms(model, q)
-    vJ, aJ = _joint_motions(model, v), _joint_motions(model, a)
-    vel, acc = np.zeros((nb + 1, 6)), np.zeros((nb + 1, 6))
-    acc[-1] = _gravity_acceleration(model)
-    for i in range(nb):  # outward pass 1: v_i = Xup_i v_parent + S_i qd_i
+    Xup = list(joint_transforms(model, q))  # jcalc: Xup_i maps parent coordinates to body i
+    vJ = _joint_motions(model, v)  # S_i qd_i
+    vel = [None] * nb + [np.zeros(6)]
+    acc = [None] * nb + [_gravity_acceleration(model)]
+    for i in range(nb):  # outward pass: v_i = Xup_i v_parent + S_i qd_i
         vel[i] = Xup[i] @ vel[parent[i]] + vJ[i]
-    c = cross_motion(vel[:nb], vJ)  # velocity-product accelerations v_i x vJ_i
-    for i in range(nb):  # outward pass 2: a_i = Xup_i a_parent + S_i qdd_i + v_i x vJ_i
-        acc[i] = Xup[i] @ acc[parent[i]] + aJ[i] + c[i]
-    Iv = np.einsum("bij,bj->bi", I, vel[:nb])
-    f = np.einsum("bij,bj->bi", I, acc[:nb]) + cross_force(vel[:nb], Iv)  # f_i = I_i a_i + v_i x* I_i v_i
+    V = np.array(vel[:nb])
+    aJ = list(_joint_motions(model, a) + cross_motion(V, vJ))  # S_i qdd_i + v_i x S_i qd_i
+    for i in range(nb):  # outward pass: a_i = Xup_i a_parent + S_i qdd_i + v_i x S_i qd_i
+        acc[i] = Xup[i] @ acc[parent[i]] + aJ[i]
+    A = np.array(acc[:nb])
+    f = list(np.einsum("bij,bj->bi", I, A) + cross_force(V, np.einsum("bij,bj->bi", I, V)))  # I a + v x* I v
     for i in range(nb - 1, -1, -1):  # inward pass: f_parent += Xup_i^T f_i
         if parent[i] >= 0:
-            f[parent[i]] += Xup[i].T @ f[i]
-    return _joint_forces(model, f)  # tau_i = S_i^T f_i
+            f[parent[i]] = f[parent[i]] + Xup[i].T @ f[i]
+    return _joint_forces(model, np.array(f))  # tau_i = S_i^T f_i
 
 
 def crba(model: Model, q) -> np.ndarray:
@@ -110,9 +111,9 @@ def crba(model: Model, q) -> np.ndarray:
     M_ij = S_i^T IC_i ^iX_j S_j for every ancestor j of i, walking from i to the root.
     """
     (q,) = _state(model, q)
-    nb, parent = model.nb, model.parent
-    Xup, S = zip(*(jcalc(model, i, q[model.q_slice[i]]) for i in range(nb)))
-    IC = [I.copy() for I in model.inertia]
+    nb, parent, S = model.nb, model.parent, model.S
+    Xup = list(joint_transforms(model, q))
+    IC = list(model.inertia.copy())
     for i in range(nb - 1, -1, -1):  # composite inertias, leaves first
         if parent[i] >= 0:
             IC[parent[i]] += Xup[i].T @ IC[i] @ Xup[i]
@@ -138,19 +139,21 @@ def aba(model: Model, q, v, tau) -> np.ndarray:
     forces pA inward; accelerations outward. q: (nq,), v, tau: (nv,) -> a: (nv,).
     """
     q, v, tau = _state(model, q, v, tau, name_a="tau")
-    nb, parent = model.nb, model.parent
-    Xup, S, vel, c, IA, pA = ([None] * nb for _ in range(6))
-    for i in range(nb):  # pass 1: velocities, velocity-product accelerations c, bias forces
-        Xup[i], S[i] = jcalc(model, i, q[model.q_slice[i]])
-        vJ = S[i] @ v[model.v_slice[i]]
-        vel[i] = vJ if parent[i] < 0 else Xup[i] @ vel[parent[i]] + vJ
-        c[i] = cross_motion(vel[i], vJ)
-        IA[i] = model.inertia[i].copy()
-        pA[i] = cross_force(vel[i], model.inertia[i] @ vel[i])
+    nb, parent, S, I = model.nb, model.parent, model.S, model.inertia
+    Xup = list(joint_transforms(model, q))
+    vJ = _joint_motions(model, v)
+    vel = [None] * nb + [np.zeros(6)]
+    for i in range(nb):  # pass 1: velocities (then, for all bodies: c = v x vJ, pA = v x* I v)
+        vel[i] = Xup[i] @ vel[parent[i]] + vJ[i]
+    V = np.array(vel[:nb])
+    c = cross_motion(V, vJ)
+    IA = list(I.copy())
+    pA = list(cross_force(V, np.einsum("bij,bj->bi", I, V)))
     U, D_inv, u = [None] * nb, [None] * nb, [None] * nb
     for i in range(nb - 1, -1, -1):  # pass 2: articulated-body inertias, leaves first
         U[i] = IA[i] @ S[i]
-        D_inv[i] = np.linalg.inv(S[i].T @ U[i])
+        D = S[i].T @ U[i]  # (1, 1) for a 1-dof joint, (6, 6) for a free one
+        D_inv[i] = 1.0 / D if D.shape == (1, 1) else np.linalg.inv(D)
         u[i] = tau[model.v_slice[i]] - S[i].T @ pA[i]
         if parent[i] >= 0:
             Ia = IA[i] - U[i] @ D_inv[i] @ U[i].T

@@ -31,7 +31,7 @@ import numpy as np
 
 from . import _validate as check
 from .rotations import quat_multiply, quat_to_matrix, so3_exp
-from .spatial import crm, motion_transform, spatial_inertia
+from .spatial import motion_transform, spatial_inertia
 
 __all__ = [
     "Model",
@@ -208,15 +208,12 @@ def _joint_constants(model: Model) -> dict:
         P2.append(_frozen(E2 @ X))
         S.append(s)
     one_dof = [t != "free" for t in model.joint_types]
-    crmS = np.zeros((model.nb, 6, 6))  # crm(S_i) for 1-dof joints: v x (S qd) = -qd crm(S) v
-    for i, s in enumerate(S):
-        if s.shape[1] == 1:
-            crmS[i] = crm(s[:, 0])
     S1 = np.array([s[:, 0] if s.shape[1] == 1 else np.zeros(6) for s in S])  # (nb, 6), zero rows for free joints
     return {"X_tree": _frozen(np.array(X_tree)), "P1": _frozen(np.array(P1)), "P2": _frozen(np.array(P2)),
-            "S": tuple(S), "S1": _frozen(S1), "crmS": _frozen(crmS),
+            "S": tuple(S), "S1": _frozen(S1),
             "revolute": np.array([t in ("revolute", "continuous") for t in model.joint_types]),
-            "one_dof": np.array(one_dof),
+            "one_dof": np.array(one_dof), "free": tuple(i for i, o in enumerate(one_dof) if not o),
+            "v_one": np.array([model.v_slice[i].start for i in range(model.nb) if one_dof[i]], dtype=int),
             "q1": np.array([model.q_slice[i].start if one_dof[i] else 0 for i in range(model.nb)]),
             "v1": np.array([model.v_slice[i].start if one_dof[i] else 0 for i in range(model.nb)])}
 
@@ -234,7 +231,10 @@ def jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
     elif kind == "prismatic":
         Xup = d["X_tree"][i] + q_i[0] * d["P1"][i]
     else:  # free: body pose (R, p) in the world from [p, quaternion]
-        R = quat_to_matrix(q_i[3:7] / np.linalg.norm(q_i[3:7]))
+        x, y, z, w = q_i[3:7] / np.linalg.norm(q_i[3:7])
+        R = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
         Xup = motion_transform(R, q_i[:3]) @ d["X_tree"][i]
     return Xup, d["S"][i]
 
@@ -247,11 +247,12 @@ def joint_transforms(model: Model, q) -> np.ndarray:
     """
     d = model._derived
     qj = q[d["q1"]]
-    c1 = np.where(d["revolute"], np.sin(qj), qj) * d["one_dof"]
-    c2 = np.where(d["revolute"], 1.0 - np.cos(qj), 0.0)
+    rev = d["revolute"]
+    c1 = np.where(rev, np.sin(qj), qj)
+    c2 = np.where(rev, 1.0 - np.cos(qj), 0.0)
     Xup = d["X_tree"] + c1[:, None, None] * d["P1"] + c2[:, None, None] * d["P2"]
-    for i in np.flatnonzero(~d["one_dof"]):
-        Xup[i] = jcalc(model, int(i), q[model.q_slice[i]])[0]
+    for i in d["free"]:
+        Xup[i] = jcalc(model, i, q[model.q_slice[i]])[0]
     return Xup
 
 

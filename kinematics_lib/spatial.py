@@ -36,54 +36,49 @@ def _skew(w) -> np.ndarray:
     return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
 
 
-_A, _B = np.array([1, 2, 0]), np.array([2, 0, 1])
-
-
-def _cross3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a x b along the last axis (..., 3); faster than np.cross for small arrays."""
-    return a[..., _A] * b[..., _B] - a[..., _B] * b[..., _A]
-
-
-def cross_motion(v, m) -> np.ndarray:
-    """v x m for motion vectors v = [v; w], m = [m_v; m_w]:  [w x m_v + v x m_w; w x m_w].
-
-    Works on single vectors (6,) and on stacks (n, 6) (one row per body); equals crm(v) @ m.
-    """
-    v, m = np.asarray(v, dtype=float), np.asarray(m, dtype=float)
-    lin, ang = v[..., :3], v[..., 3:]
-    return np.concatenate([_cross3(ang, m[..., :3]) + _cross3(lin, m[..., 3:]), _cross3(ang, m[..., 3:])], axis=-1)
-
-
-def cross_force(v, f) -> np.ndarray:
-    """v x* f for motion v = [v; w] and force f = [f; n]:  [w x f; v x f + w x n]  (6,) or (n, 6).
-
-    Equals crf(v) @ f; with f = I v it is the gyroscopic/Coriolis force of a body.
-    """
-    v, f = np.asarray(v, dtype=float), np.asarray(f, dtype=float)
-    lin, ang = v[..., :3], v[..., 3:]
-    return np.concatenate([_cross3(ang, f[..., :3]), _cross3(lin, f[..., :3]) + _cross3(ang, f[..., 3:])], axis=-1)
-
-
-def crm(v) -> np.ndarray:
-    """Motion cross-product matrix: crm(v) @ m = v x m  (6, 6).
-
-    crm([v; w]) = [[w x, v x], [0, w x]].
-    """
-    v = np.asarray(v, dtype=float)
+def _crm_of(v: np.ndarray) -> np.ndarray:
+    """crm(v) = [[w x, v x], [0, w x]] written out (used once, to build the generators below)."""
     out = np.zeros((6, 6))
-    W = _skew(v[3:])
-    out[:3, :3] = W
+    out[:3, :3] = out[3:, 3:] = _skew(v[3:])
     out[:3, 3:] = _skew(v[:3])
-    out[3:, 3:] = W
     return out
 
 
-def crf(v) -> np.ndarray:
-    """Force cross-product matrix: crf(v) @ f = v x* f = -crm(v)^T f  (6, 6).
+# crm(v) is linear in v: crm(v) = sum_k v_k crm(e_k). With the six generator matrices stacked,
+# crm / crf of one vector -- or of a whole stack of vectors, one per body -- is one product.
+_CRM = np.array([_crm_of(e) for e in np.eye(6)]).reshape(6, 36)
+_CRF = np.array([-_crm_of(e).T for e in np.eye(6)]).reshape(6, 36)
 
-    crf([v; w]) = [[w x, 0], [v x, w x]].
+
+def crm(v) -> np.ndarray:
+    """Motion cross-product matrix crm(v) = [[w x, v x], [0, w x]] for v = [v; w]: crm(v) @ m = v x m.
+
+    v: (6,) -> (6, 6), or a stack (n, 6) -> (n, 6, 6).
     """
-    return -crm(v).T
+    v = np.asarray(v, dtype=float)
+    return (v @ _CRM).reshape(v.shape[:-1] + (6, 6))
+
+
+def crf(v) -> np.ndarray:
+    """Force cross-product matrix crf(v) = -crm(v)^T = [[w x, 0], [v x, w x]]: crf(v) @ f = v x* f.
+
+    v: (6,) -> (6, 6), or a stack (n, 6) -> (n, 6, 6).
+    """
+    v = np.asarray(v, dtype=float)
+    return (v @ _CRF).reshape(v.shape[:-1] + (6, 6))
+
+
+def cross_motion(v, m) -> np.ndarray:
+    """v x m for motion vectors:  [w x m_v + v x m_w; w x m_w]; single (6,) or stacked (n, 6)."""
+    return (crm(v) @ np.asarray(m, dtype=float)[..., None])[..., 0]
+
+
+def cross_force(v, f) -> np.ndarray:
+    """v x* f for a motion v and a force f = [f; n]:  [w x f; v x f + w x n]; (6,) or (n, 6).
+
+    With f = I v this is the gyroscopic (velocity-product) force of a body.
+    """
+    return (crf(v) @ np.asarray(f, dtype=float)[..., None])[..., 0]
 
 
 def crf_bar(h) -> np.ndarray:
