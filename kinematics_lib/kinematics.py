@@ -21,11 +21,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validate as check
-from .dh import DHRobot, dh_joint_axes
+from .dh import DHRobot, dh_end_effector, dh_joint_axes
+from .rotations import so3_log
 
 __all__ = [
     "geometric_jacobian",
     "jacobian_from_axes",
+    "numerical_jacobian",
+    "manipulability_gradient",
     "task_rows",
     "manipulability",
     "condition_number",
@@ -53,8 +56,19 @@ def task_rows(task) -> tuple[int, ...]:
 
 
 def jacobian_from_axes(z, p, p_E, joint_types: str) -> np.ndarray:
-    """Geometric Jacobian (6, n) from joint axes z (n, 3), points p (n, 3) and the end point p_E (3,)."""
+    """Geometric Jacobian (6, n) from joint axes z (n, 3), points p (n, 3) and the end point p_E (3,).
+
+    Column i is [z_i x (p_E - p_i); z_i] for 'R' and [z_i; 0] for 'P' (world frame, m).
+
+    >>> jacobian_from_axes([[0, 0, 1]], [[0, 0, 0]], [1, 0, 0], "R")[:, 0]
+    array([0., 1., 0., 0., 0., 1.])
+    """
+    if not isinstance(joint_types, str) or set(joint_types) - {"R", "P"}:
+        raise ValueError(f"joint_types must be a string of 'R'/'P' letters, got {joint_types!r}")
     n = len(joint_types)
+    z = check.matrix(z, (n, 3), "z")
+    p = check.matrix(p, (n, 3), "p")
+    p_E = check.vector(p_E, 3, "p_E")
     J = np.zeros((6, n))
     for i, kind in enumerate(joint_types):
         if kind == "R":
@@ -66,21 +80,100 @@ def jacobian_from_axes(z, p, p_E, joint_types: str) -> np.ndarray:
 
 
 def geometric_jacobian(robot: DHRobot, q) -> np.ndarray:
-    """Geometric Jacobian (6, n) of a DH arm at q: rows [linear; angular], world axes, at the tool point."""
+    """Geometric Jacobian (6, n) of a DH arm at q: rows [linear; angular], world axes, at the tool point.
+
+    Standard DH: joint i turns about z_{i-1} through p_{i-1}; modified DH: about z_i through p_i.
+    Both index the same physical axis, so both tables of one arm give the same J.
+
+    >>> from kinematics_lib import planar_arm
+    >>> np.round(geometric_jacobian(planar_arm([1.0, 1.0]), [0.0, np.pi / 2])[[0, 1, 5]], 12) + 0.0
+    array([[-1., -1.],
+           [ 1.,  0.],
+           [ 1.,  1.]])
+    """
+    if not isinstance(robot, DHRobot):
+        raise ValueError(f"robot must be a DHRobot, got {type(robot).__name__}")
     z, p, T_WE = dh_joint_axes(robot, q)
     return jacobian_from_axes(z, p, T_WE[:3, 3], robot.joint_types)
 
 
+def numerical_jacobian(fk, q, h: float = 1e-6) -> np.ndarray:
+    """Central-difference Jacobian (6, n) of a forward kinematics q -> T_WE (4, 4).
+
+    Column i, with T^+ = fk(q + h e_i) and T^- = fk(q - h e_i):
+        linear rows   (p^+ - p^-) / (2 h)
+        angular rows  log(R^+ (R^-)^T) / (2 h)      (world-aligned angular velocity)
+    Both are O(h^2) accurate. fk: a :class:`DHRobot` or a callable; h in rad (or m).
+
+    >>> from kinematics_lib import planar_arm
+    >>> arm = planar_arm([1.0, 1.0])
+    >>> bool(np.allclose(numerical_jacobian(arm, [0.3, 0.4]), geometric_jacobian(arm, [0.3, 0.4]), atol=1e-8))
+    True
+    """
+    if isinstance(fk, DHRobot):
+        robot = fk
+        fk = lambda qq: dh_end_effector(robot, qq)  # noqa: E731
+    elif not callable(fk):
+        raise ValueError(f"fk must be a DHRobot or a callable q -> T (4, 4), got {type(fk).__name__}")
+    q = check.vector(q, None, "q")
+    h = check.positive(h, "h")
+    J = np.zeros((6, q.shape[0]))
+    for i in range(q.shape[0]):
+        dq = np.zeros_like(q)
+        dq[i] = h
+        T_plus = check.transform(fk(q + dq), "fk(q)")
+        T_minus = check.transform(fk(q - dq), "fk(q)")
+        J[:3, i] = (T_plus[:3, 3] - T_minus[:3, 3]) / (2.0 * h)
+        J[3:, i] = so3_log(T_plus[:3, :3] @ T_minus[:3, :3].T) / (2.0 * h)
+    return J
+
+
 def manipulability(J) -> float:
-    """Yoshikawa's manipulability w = sqrt(det(J J^T)) = product of the singular values of J (m x n, m <= n)."""
+    """Yoshikawa's manipulability (可操作度) w = sqrt(det(J J^T)) = product of the singular values.
+
+    J: (m, n) with m <= n. For a square J this is |det J|; it is 0 exactly at a singularity.
+
+    >>> manipulability(np.diag([2.0, 0.5]))
+    1.0
+    """
     J = check.matrix(J, (None, None), "J")
     if J.shape[0] > J.shape[1]:
         raise ValueError(f"J must have at most as many rows as columns, got shape {J.shape}")
     return float(np.prod(np.linalg.svd(J, compute_uv=False)))
 
 
+def manipulability_gradient(robot: DHRobot, q, task="pose", h: float = 1e-6) -> np.ndarray:
+    """grad_q w (n,) of the manipulability w(q) of the task Jacobian, by central differences.
+
+    Used as a null-space objective: moving along +grad w steers a redundant arm away from
+    singularities (w = 0) without moving the end effector.
+
+    >>> from kinematics_lib import planar_arm
+    >>> g = manipulability_gradient(planar_arm([1.0, 1.0]), [0.0, 0.5], task="planar_position")
+    >>> np.round(g, 6) + 0.0    # w = L1 L2 |sin q2|: dw/dq2 = cos(0.5)
+    array([0.      , 0.877583])
+    """
+    rows = list(task_rows(task))
+    q = check.vector(q, robot.n, "q")
+    h = check.positive(h, "h")
+    grad = np.zeros(robot.n)
+    for i in range(robot.n):
+        dq = np.zeros(robot.n)
+        dq[i] = h
+        w_plus = manipulability(geometric_jacobian(robot, q + dq)[rows])
+        w_minus = manipulability(geometric_jacobian(robot, q - dq)[rows])
+        grad[i] = (w_plus - w_minus) / (2.0 * h)
+    return grad
+
+
 def condition_number(J) -> float:
-    """kappa = sigma_max / sigma_min of J; ``inf`` at a singularity (never NaN)."""
+    """kappa = sigma_max / sigma_min of J; ``inf`` at a singularity (never NaN).
+
+    sigma_min counts as zero below 1e-15 sigma_max (round-off level).
+
+    >>> condition_number(np.diag([2.0, 0.5])), condition_number(np.diag([1.0, 0.0]))
+    (4.0, inf)
+    """
     s = np.linalg.svd(check.matrix(J, (None, None), "J"), compute_uv=False)
     return float("inf") if s[-1] <= 1e-15 * max(s[0], 1e-300) else float(s[0] / s[-1])
 
@@ -113,10 +206,18 @@ def singularity_report(J, tol: float = 1e-6) -> SingularityReport:
 
     The threshold is relative: singular when sigma_min / sigma_max < tol. Engineering
     practice often flags "near singular" already at kappa > 1e3; compare ``kappa`` yourself.
+    (det J = 0 is the same test for a square J only; sigma_min works for any shape.)
+
+    >>> from kinematics_lib import planar_arm
+    >>> J = geometric_jacobian(planar_arm([1.0, 1.0]), [0.3, 0.0])[:2]    # 2R stretched
+    >>> rep = singularity_report(J)
+    >>> rep.singular, rep.rank, np.round(np.abs(rep.lost_direction), 6)
+    (True, 1, array([0.955336, 0.29552 ]))
     """
     J = check.matrix(J, (None, None), "J")
     if J.shape[0] > J.shape[1]:
         raise ValueError(f"J must have at most as many rows as columns, got shape {J.shape}")
+    tol = check.positive(tol, "tol")
     U, s, _ = np.linalg.svd(J)
     rank = int(np.sum(s > tol * max(s[0], 1e-300)))
     return SingularityReport(
