@@ -2,7 +2,7 @@
 """Notebook maintenance: execute in place, normalise, and generate student exercises.
 
     python tools/nbtools.py execute [NOTEBOOK ...]   re-execute (default: chapters/ and solutions/),
-                                                     then regenerate exercises/
+                                                     then regenerate the exercises of the executed solutions
     python tools/nbtools.py exercises                regenerate exercises/ from solutions/
     python tools/nbtools.py check                    exit 1 if exercises/ is out of date
 
@@ -101,15 +101,19 @@ def exercise_path(solution: Path) -> Path:
     return ROOT / "exercises" / solution.name
 
 
-def make_exercises() -> list[Path]:
+def make_exercises(only: list[Path] | None = None) -> list[Path]:
+    """Write exercises/ from solutions/ (all of them, or only the solution notebooks in ``only``)."""
     written = []
     for sol in notebooks("solutions"):
+        if only is not None and sol.resolve() not in {p.resolve() for p in only}:
+            continue
         target = exercise_path(sol)
         write(to_exercise(nbformat.read(sol, as_version=4)), target)
         written.append(target)
-    stale = {p.name for p in notebooks("exercises")} - {p.name for p in written}
-    for name in sorted(stale):
-        (ROOT / "exercises" / name).unlink()
+    if only is None:
+        stale = {p.name for p in notebooks("exercises")} - {p.name for p in written}
+        for name in sorted(stale):
+            (ROOT / "exercises" / name).unlink()
     return written
 
 
@@ -139,7 +143,9 @@ def main(argv: list[str]) -> int:
         for p in paths:
             print(f"executing {p.relative_to(ROOT)}", flush=True)
             execute(p)
-        argv = ["exercises"]
+        for p in make_exercises(None if len(argv) == 1 else paths):
+            print(f"wrote {p.relative_to(ROOT)}")
+        return 0
     if argv[0] == "exercises":
         for p in make_exercises():
             print(f"wrote {p.relative_to(ROOT)}")
