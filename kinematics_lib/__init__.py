@@ -11,12 +11,13 @@ views and widgets are separate modules (``kinematics_lib.plotting``, ``.views``,
 so everything computes headless.
 """
 
-from . import (centroidal, dh, dynamics, frames, ik, integrators, kinematics, lagrange, mecanum, model,
+from . import (centroidal, dh, dynamics, frames, gimbal, ik, integrators, kinematics, lagrange, mecanum, model,
                rotations, spatial, transforms, urdf)
 from .centroidal import *  # noqa: F401,F403
 from .dh import *  # noqa: F401,F403
 from .dynamics import *  # noqa: F401,F403
 from .frames import *  # noqa: F401,F403
+from .gimbal import *  # noqa: F401,F403
 from .ik import *  # noqa: F401,F403
 from .integrators import *  # noqa: F401,F403
 from .kinematics import *  # noqa: F401,F403
@@ -32,4 +33,4 @@ __version__ = "0.1.0"
 
 __all__ = (rotations.__all__ + transforms.__all__ + dh.__all__ + kinematics.__all__ + ik.__all__
            + spatial.__all__ + model.__all__ + urdf.__all__ + dynamics.__all__ + frames.__all__
-           + centroidal.__all__ + lagrange.__all__ + integrators.__all__ + mecanum.__all__)
+           + centroidal.__all__ + gimbal.__all__ + lagrange.__all__ + integrators.__all__ + mecanum.__all__)

@@ -117,7 +117,10 @@ def check_function(student: Callable, reference: Callable, inputs: Iterable, *, 
         except Exception as exc:  # report, do not crash the notebook
             return CheckResult(name, False, True, f"✘ {name}({_describe_input(args, kwargs)}) raised "
                                                    f"{type(exc).__name__}: {exc}")
-        why = compare(got, expected) if compare else _compare(got, expected, rtol, atol)
+        try:
+            why = compare(got, expected) if compare else _compare(got, expected, rtol, atol)
+        except Exception as exc:  # a malformed answer must not crash the comparison
+            why = f"could not compare the result ({type(exc).__name__}: {exc})"
         if why:
             return CheckResult(name, False, True, f"✘ {name}({_describe_input(args, kwargs)}): {why}")
     return CheckResult(name, True, True, f"✔ {name}: agrees with the reference on {len(inputs)} "

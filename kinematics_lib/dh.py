@@ -47,12 +47,18 @@ __all__ = [
 CONVENTIONS = ("standard", "modified")
 
 
+def _link_values(a, alpha, d, theta) -> tuple[float, float, float, float]:
+    """The four DH numbers of one row as finite floats (ValueError naming the bad one)."""
+    return tuple(check.scalar(v, n) for v, n in ((a, "a"), (alpha, "alpha"), (d, "d"), (theta, "theta")))
+
+
 def dh_standard(a: float, alpha: float, d: float, theta: float) -> np.ndarray:
     """Standard DH link transform A = Rz(theta) Tz(d) Tx(a) Rx(alpha): (4, 4), metres and rad.
 
     >>> np.round(dh_standard(1.0, 0.0, 0.0, np.pi / 2)[:3, 3], 12)
     array([0., 1., 0.])
     """
+    a, alpha, d, theta = _link_values(a, alpha, d, theta)
     ct, st = math.cos(theta), math.sin(theta)
     ca, sa = math.cos(alpha), math.sin(alpha)
     return np.array(
@@ -73,6 +79,7 @@ def dh_modified(a: float, alpha: float, d: float, theta: float) -> np.ndarray:
     >>> np.round(dh_modified(1.0, 0.0, 0.0, np.pi / 2)[:3, 3], 12) + 0.0
     array([1., 0., 0.])
     """
+    a, alpha, d, theta = _link_values(a, alpha, d, theta)
     ct, st = math.cos(theta), math.sin(theta)
     ca, sa = math.cos(alpha), math.sin(alpha)
     return np.array(
@@ -88,8 +95,7 @@ def dh_modified(a: float, alpha: float, d: float, theta: float) -> np.ndarray:
 def dh_transform(a: float, alpha: float, d: float, theta: float, convention: str = "standard") -> np.ndarray:
     """Link transform in the named convention ('standard' or 'modified')."""
     check.one_of(convention, CONVENTIONS, "convention")
-    values = [check.scalar(v, n) for v, n in ((a, "a"), (alpha, "alpha"), (d, "d"), (theta, "theta"))]
-    return (dh_standard if convention == "standard" else dh_modified)(*values)
+    return (dh_standard if convention == "standard" else dh_modified)(a, alpha, d, theta)
 
 
 def _column(values, n: int, name: str) -> np.ndarray:
@@ -124,6 +130,8 @@ class DHRobot:
 
     def __post_init__(self):
         n = check.vector(self.a, None, "a").shape[0]
+        if n == 0:
+            raise ValueError("a must have one entry per joint (at least one), got an empty column")
         set_ = object.__setattr__
         for name in ("a", "alpha", "d", "theta"):
             set_(self, name, _column(getattr(self, name), n, name))

@@ -187,21 +187,26 @@ def so3_exp(phi) -> np.ndarray:
 def so3_log(R) -> np.ndarray:
     """Rotation vector phi (|phi| in [0, pi]) with ``so3_exp(phi) == R``.
 
-    Three regimes: the generic formula phi = t / (2 sin t) * vee(R - R^T); a Taylor series for
-    t -> 0; and, for t near pi where sin t -> 0, the axis read from the symmetric part
+    The angle is t = atan2(|w|, cos t) with w = vee(R) = sin(t) n and cos t = (tr R - 1)/2;
+    unlike acos(cos t) this keeps full precision near t = 0 and near t = pi. Three regimes: the
+    generic formula phi = (t / sin t) w; a Taylor series for t -> 0; and, near pi where sin t -> 0
+    and the direction of w is lost in rounding, the axis read from the symmetric part
     (R + R^T)/2 = cos t I + (1 - cos t) n n^T, which stays accurate up to t = pi exactly.
 
     >>> np.round(so3_log(rot_x(0.3)), 12)
     array([0.3, 0. , 0. ])
+    >>> float(np.linalg.norm(so3_log(rot_z(1e-9))))  # acos((tr R - 1)/2) would give 0 here
+    1e-09
     """
     R = check.rotation(R, "R")
     cos_t = min(1.0, max(-1.0, 0.5 * (np.trace(R) - 1.0)))
-    t = math.acos(cos_t)
     w = vee(R)  # = sin(t) * n
+    sin_t = float(np.linalg.norm(w))
+    t = math.atan2(sin_t, cos_t)
     if t < 1e-6:
         return (1.0 + t * t / 6.0) * w
-    if t < math.pi - 1e-4:
-        return t / math.sin(t) * w
+    if t < math.pi - 0.1:
+        return t / sin_t * w
     # near pi: R = cos t I + sin t [n]x + (1 - cos t) n n^T, so n n^T = ((R + R^T)/2 - cos t I) / (1 - cos t)
     B = (0.5 * (R + R.T) - cos_t * np.eye(3)) / (1.0 - cos_t)
     k = int(np.argmax(np.diag(B)))
