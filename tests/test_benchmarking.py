@@ -1,0 +1,87 @@
+"""Timing helpers: the fits recover known exponents; the plumbing returns what it promises.
+
+No assertion here depends on how fast the machine is (performance lives in benchmarks/).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import kinematics_lib as kl
+from kinematics_lib import benchmarking as bm
+
+
+@pytest.mark.parametrize("k", [0.5, 1.0, 2.0, 3.0])
+def test_fit_slope_recovers_known_exponents(k):
+    n = np.array([2, 4, 8, 16, 32, 64, 128])
+    assert np.isclose(bm.fit_slope(n, 3e-6 * n**k), k, atol=1e-12)
+    noise = np.exp(np.random.default_rng(int(10 * k)).normal(0.0, 0.05, n.size))  # +-5 % scatter
+    assert abs(bm.fit_slope(n, 3e-6 * n**k * noise) - k) < 0.05
+
+
+def test_fit_power_law_prefactor_and_least_squares():
+    n = np.array([1.0, 2.0, 4.0])
+    k, c = bm.fit_power_law(n, 5.0 * n**2)
+    assert np.isclose(k, 2.0) and np.isclose(c, 5.0)
+    t = np.array([1.0, 3.0, 4.0])  # not a power law: the slope is the least-squares one
+    x, y = np.log(n), np.log(t)
+    assert np.isclose(bm.fit_slope(n, t), np.cov(x, y, bias=True)[0, 1] / np.var(x))
+
+
+@pytest.mark.parametrize("n,t,word", [([1, 2], [1.0], "same length"), ([2, 2], [1.0, 2.0], "different"),
+                                      ([1, 2], [0.0, 1.0], "positive"), ([3], [1.0], "same length")])
+def test_fit_rejects_bad_data(n, t, word):
+    with pytest.raises(ValueError, match=word):
+        bm.fit_slope(n, t)
+
+
+def test_time_call_calls_the_function_and_returns_seconds():
+    calls = []
+    t = bm.time_call(lambda x: calls.append(x), 7, min_time=1e-4, repeat=3)
+    assert t > 0.0 and len(calls) >= 3 and set(calls) == {7}
+    with pytest.raises(ValueError, match="repeat"):
+        bm.time_call(len, [], repeat=0)
+
+
+def test_chain_models_are_seeded_revolute_chains():
+    a, b = bm.chain_models([3, 5], seed=4), bm.chain_models([3, 5], seed=4)
+    for m, m2, n in zip(a, b, (3, 5)):
+        assert m.nb == n and m.parent == tuple(range(-1, n - 1)) and set(m.joint_types) == {"revolute"}
+        assert np.array_equal(m.inertia, m2.inertia)
+
+
+def test_forward_dynamics_by_crba_equals_aba():
+    rng = np.random.default_rng(2)
+    model = kl.random_tree_model(6, rng, floating_base=True)
+    q, v, tau = kl.random_configuration(model, rng), rng.normal(size=model.nv), rng.normal(size=model.nv)
+    assert np.allclose(bm.forward_dynamics_crba(model, q, v, tau), kl.aba(model, q, v, tau), atol=1e-9)
+
+
+def test_scaling_table_shapes_and_slopes():
+    algorithms = {"noop": lambda m, q, v, u: None}
+    table = bm.scaling_table([2, 4, 8], algorithms=algorithms, min_time=1e-4, repeat=1)
+    assert list(table.ns) == [2, 4, 8] and table.times["noop"].shape == (3,)
+    assert np.all(table.times["noop"] > 0)
+    synthetic = bm.ScalingTable(np.array([2, 4, 8, 16]), {"cubic": 1e-9 * np.array([2, 4, 8, 16]) ** 3.0})
+    assert np.isclose(synthetic.slope("cubic"), 3.0) and np.isclose(synthetic.slope("cubic", n_min=4), 3.0)
+    assert len(synthetic.rows()) == 5
+
+
+def test_relative_error():
+    assert bm.relative_error([1.0, 2.0], [1.0, 2.0]) == 0.0
+    assert np.isclose(bm.relative_error([1.0, 2.2], [1.0, 2.0]), 0.1)
+
+
+def test_pinocchio_comparison_agrees_on_anymal():
+    pytest.importorskip("pinocchio")
+    cmp = bm.compare_with_pinocchio(kl.anymal_b_urdf(), n_states=2, min_time=1e-4, repeat=1)
+    assert set(cmp.errors) == {"RNEA", "CRBA", "ABA", "foot Jacobian"}
+    assert max(cmp.errors.values()) < 1e-9
+    assert all(a > 0 and b > 0 for a, b in cmp.times.values()) and cmp.pin_only["full update"] > 0
+    assert len(cmp.rows()) == 1 + len(cmp.times) + len(cmp.pin_only)
+
+
+def test_machine_description_names_the_cores():
+    text = bm.machine_description()
+    assert "nproc" in text and "numpy" in text

@@ -1,0 +1,44 @@
+"""Chapter 5 views: they return Views whose text and figure follow the sliders and agree with the maths."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import kinematics_lib as kl
+from kinematics_lib import benchmarking as bm
+from kinematics_lib import newton_euler as ne
+from kinematics_lib.views import recursive as vr
+from kinematics_lib.widgets import View, interactive_view
+
+
+def test_forces_view_follows_the_first_slider():
+    """What the browser test does: 5 steps right on the first slider change figure and text."""
+    iv = interactive_view(vr.arm_forces_view, q1=(-3.1, 3.1, 0.05, 0.6), q2=(-3.1, 3.1, 0.05, 0.9))
+    moved = vr.arm_forces_view(q1=0.6 + 5 * 0.05, q2=0.9)
+    assert isinstance(moved, View)
+    assert iv.initial.text != moved.text and iv.initial.png() != moved.png()
+
+
+def test_forces_view_numbers_are_the_spatial_rnea():
+    q, qd, qdd = np.array([0.3, -1.2]), np.array([0.7, -0.4]), np.array([1.5, 2.0])
+    view = vr.arm_forces_view(*q, *qd, *qdd)
+    tau = kl.rnea(ne.dh_model(vr.two_link_arm()), q, qd, qdd)
+    assert f"joint 1: tau = {tau[0]:.3f} N m" in view.text
+    assert f"joint 2: tau = {tau[1]:.3f} N m" in view.text
+
+
+def test_at_rest_the_base_carries_the_whole_weight():
+    arm = vr.two_link_arm()
+    weight = float(arm.masses.sum() * 9.81)
+    view = vr.arm_forces_view(q1=1.1, q2=-0.4)
+    assert f"f1 (on link 1 from the base) = (0.000, {weight:.3f}) N" in view.text
+    assert "C qd 0.000 + M qdd 0.000" in view.text
+
+
+def test_complexity_view_prints_the_fitted_slopes():
+    ns = np.array([2, 4, 8, 16, 32])
+    table = bm.ScalingTable(ns, {"linear": 1e-5 * ns, "quadratic": 1e-6 * ns**2.0})
+    view = vr.complexity_view(table, n_min=4)
+    assert isinstance(view, View)
+    assert "linear 1.00" in view.text and "quadratic 2.00" in view.text
+    assert len(view.png()) > 1000
