@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _validate as check
 from .model import Model, jcalc, joint_transforms
-from .spatial import crf, crf_bar, crm, cross_force, cross_motion
+from .spatial import apply_each, crf, crf_bar, crm, cross_force, cross_motion
 
 __all__ = [
     "rnea",
@@ -34,17 +34,22 @@ __all__ = [
 
 
 def _state(model: Model, q, v=None, a=None, name_a: str = "a"):
-    out = [check.vector(q, model.nq, "q")]
-    if v is not None:
-        out.append(check.vector(v, model.nv, "v"))
-    if a is not None:
-        out.append(check.vector(a, model.nv, name_a))
+    """Validated float arrays (q, [v, [a]]); bad input raises ValueError naming the argument."""
+    out = []
+    for x, n, name in ((q, model.nq, "q"), (v, model.nv, "v"), (a, model.nv, name_a)):
+        if x is None:
+            continue
+        arr = np.asarray(x, dtype=float) if isinstance(x, np.ndarray) else None
+        # fast path: a finite float vector of the right length (x . 0 is NaN iff x has inf/NaN)
+        if arr is None or arr.shape != (n,) or arr.dot(np.zeros(n)) != 0.0:
+            arr = check.vector(x, n, name)
+        out.append(arr)
     return out
 
 
 def _gravity_acceleration(model: Model) -> np.ndarray:
     """a_0 = -[g; 0]: accelerating the world upwards is equivalent to gravity (RBDA 5.3)."""
-    return np.concatenate([-model.gravity, np.zeros(3)])
+    return model._derived["a_gravity"].copy()
 
 
 def body_transforms(model: Model, q) -> list[np.ndarray]:
@@ -66,7 +71,7 @@ def _joint_forces(model: Model, f: np.ndarray) -> np.ndarray:
     """tau_i = S_i^T f_i for every joint, gathered into the (nv,) vector."""
     d = model._derived
     tau = np.empty(model.nv)
-    tau[d["v1"]] = np.einsum("bi,bi->b", d["S1"], f)  # free joints write a dummy entry, overwritten next
+    tau[d["v1"]] = (d["S1"] * f).sum(axis=1)  # free joints write a dummy entry, overwritten next
     for i in d["free"]:
         tau[model.v_slice[i]] = model.S[i].T @ f[i]
     return tau
@@ -90,17 +95,17 @@ def rnea(model: Model, q, v, a) -> np.ndarray:
     vJ = _joint_motions(model, v)  # S_i qd_i
     vel = [None] * nb + [np.zeros(6)]
     acc = [None] * nb + [_gravity_acceleration(model)]
+    # (ndarray.dot: on 6-vectors it costs half of `@`'s call overhead, and these loops are hot)
     for i in range(nb):  # outward pass: v_i = Xup_i v_parent + S_i qd_i
-        vel[i] = Xup[i] @ vel[parent[i]] + vJ[i]
+        vel[i] = Xup[i].dot(vel[parent[i]]) + vJ[i]
     V = np.array(vel[:nb])
     aJ = list(_joint_motions(model, a) + cross_motion(V, vJ))  # S_i qdd_i + v_i x S_i qd_i
     for i in range(nb):  # outward pass: a_i = Xup_i a_parent + S_i qdd_i + v_i x S_i qd_i
-        acc[i] = Xup[i] @ acc[parent[i]] + aJ[i]
-    A = np.array(acc[:nb])
-    f = list(np.einsum("bij,bj->bi", I, A) + cross_force(V, np.einsum("bij,bj->bi", I, V)))  # I a + v x* I v
+        acc[i] = Xup[i].dot(acc[parent[i]]) + aJ[i]
+    f = list(apply_each(I, np.array(acc[:nb])) + cross_force(V, apply_each(I, V)))  # f_i = I_i a_i + v_i x* I_i v_i
     for i in range(nb - 1, -1, -1):  # inward pass: f_parent += Xup_i^T f_i
         if parent[i] >= 0:
-            f[parent[i]] = f[parent[i]] + Xup[i].T @ f[i]
+            f[parent[i]] = f[parent[i]] + Xup[i].T.dot(f[i])
     return _joint_forces(model, np.array(f))  # tau_i = S_i^T f_i
 
 

@@ -209,9 +209,13 @@ def _joint_constants(model: Model) -> dict:
         S.append(s)
     one_dof = [t != "free" for t in model.joint_types]
     S1 = np.array([s[:, 0] if s.shape[1] == 1 else np.zeros(6) for s in S])  # (nb, 6), zero rows for free joints
+    P = np.stack([np.array(X_tree), np.array(P1), np.array(P2)], axis=1).reshape(model.nb, 3, 36)
     return {"X_tree": _frozen(np.array(X_tree)), "P1": _frozen(np.array(P1)), "P2": _frozen(np.array(P2)),
+            "P": _frozen(P), "tree_is_identity": tuple(bool(np.array_equal(X, np.eye(6))) for X in X_tree),
             "S": tuple(S), "S1": _frozen(S1),
             "revolute": np.array([t in ("revolute", "continuous") for t in model.joint_types]),
+            "a_gravity": _frozen(np.concatenate([-model.gravity, np.zeros(3)])),
+            "all_revolute": all(t in ("revolute", "continuous", "free") for t in model.joint_types),
             "one_dof": np.array(one_dof), "free": tuple(i for i, o in enumerate(one_dof) if not o),
             "v_one": np.array([model.v_slice[i].start for i in range(model.nb) if one_dof[i]], dtype=int),
             "q1": np.array([model.q_slice[i].start if one_dof[i] else 0 for i in range(model.nb)]),
@@ -230,13 +234,33 @@ def jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
         Xup = d["X_tree"][i] + math.sin(q) * d["P1"][i] + (1.0 - math.cos(q)) * d["P2"][i]
     elif kind == "prismatic":
         Xup = d["X_tree"][i] + q_i[0] * d["P1"][i]
-    else:  # free: body pose (R, p) in the world from [p, quaternion]
-        x, y, z, w = q_i[3:7] / np.linalg.norm(q_i[3:7])
-        R = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
-        Xup = motion_transform(R, q_i[:3]) @ d["X_tree"][i]
+    else:  # free: the body's pose (R, p) in the world, from [p, quaternion]
+        Xup = _free_joint_X(q_i)
+        if not d["tree_is_identity"][i]:
+            Xup = Xup @ d["X_tree"][i]
     return Xup, d["S"][i]
+
+
+def _free_joint_X(q_i) -> np.ndarray:
+    """X = [[R^T, -R^T [p]x], [0, R^T]] for q_i = [p, quaternion x y z w] (any non-zero norm).
+
+    Written out with Python floats (one array construction): it runs once per dynamics call
+    on a floating-base robot, where numpy's per-call overhead would dominate.
+    """
+    px, py, pz, x, y, z, w = q_i.tolist()
+    s = 2.0 / (x * x + y * y + z * z + w * w)  # normalises the quaternion on the fly
+    # rows of R^T (= columns of R)
+    a0, a1, a2 = 1 - s * (y * y + z * z), s * (x * y + z * w), s * (x * z - y * w)
+    b0, b1, b2 = s * (x * y - z * w), 1 - s * (x * x + z * z), s * (y * z + x * w)
+    c0, c1, c2 = s * (x * z + y * w), s * (y * z - x * w), 1 - s * (x * x + y * y)
+    # -R^T [p]x, row by row: -(r x p)^T ... written as r x p with r a row of R^T
+    return np.array([
+        [a0, a1, a2, a2 * py - a1 * pz, a0 * pz - a2 * px, a1 * px - a0 * py],
+        [b0, b1, b2, b2 * py - b1 * pz, b0 * pz - b2 * px, b1 * px - b0 * py],
+        [c0, c1, c2, c2 * py - c1 * pz, c0 * pz - c2 * px, c1 * px - c0 * py],
+        [0.0, 0.0, 0.0, a0, a1, a2],
+        [0.0, 0.0, 0.0, b0, b1, b2],
+        [0.0, 0.0, 0.0, c0, c1, c2]])
 
 
 def joint_transforms(model: Model, q) -> np.ndarray:
@@ -247,10 +271,15 @@ def joint_transforms(model: Model, q) -> np.ndarray:
     """
     d = model._derived
     qj = q[d["q1"]]
-    rev = d["revolute"]
-    c1 = np.where(rev, np.sin(qj), qj)
-    c2 = np.where(rev, 1.0 - np.cos(qj), 0.0)
-    Xup = d["X_tree"] + c1[:, None, None] * d["P1"] + c2[:, None, None] * d["P2"]
+    coeffs = np.empty((model.nb, 1, 3))  # Xup_i = [1, c1, c2] . [X_tree_i, P1_i, P2_i]
+    coeffs[:, 0, 0] = 1.0
+    if d["all_revolute"]:
+        coeffs[:, 0, 1], coeffs[:, 0, 2] = np.sin(qj), 1.0 - np.cos(qj)
+    else:
+        rev = d["revolute"]
+        coeffs[:, 0, 1] = np.where(rev, np.sin(qj), qj)
+        coeffs[:, 0, 2] = np.where(rev, 1.0 - np.cos(qj), 0.0)
+    Xup = (coeffs @ d["P"]).reshape(model.nb, 6, 6)
     for i in d["free"]:
         Xup[i] = jcalc(model, i, q[model.q_slice[i]])[0]
     return Xup

@@ -20,6 +20,7 @@ import numpy as np
 from . import _validate as check
 
 __all__ = [
+    "apply_each",
     "cross_motion",
     "cross_force",
     "crm",
@@ -66,6 +67,11 @@ def crf(v) -> np.ndarray:
     """
     v = np.asarray(v, dtype=float)
     return (v @ _CRF).reshape(v.shape[:-1] + (6, 6))
+
+
+def apply_each(M: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """M_i @ x_i for every i: a stack of matrices (n, a, b) times a stack of vectors (n, b) -> (n, a)."""
+    return (M @ x[:, :, None])[:, :, 0]
 
 
 def cross_motion(v, m) -> np.ndarray:
