@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Notebook maintenance: execute in place, normalise, and generate student exercises.
 
-    python tools/nbtools.py execute [NOTEBOOK ...]   re-execute (default: chapters/ and solutions/),
-                                                     then regenerate the exercises of the executed solutions
+    python tools/nbtools.py execute [--refresh] [NOTEBOOK ...]
+                                                     re-execute (default: chapters/ and solutions/),
+                                                     then regenerate the exercises of the executed solutions;
+                                                     --refresh also replaces the stored outputs of
+                                                     nbval-ignore-output cells (timings)
     python tools/nbtools.py exercises                regenerate exercises/ from solutions/
     python tools/nbtools.py check                    exit 1 if exercises/ is out of date
 
 Normalisation makes re-execution of an unchanged tree a no-op: no execution timestamps, no
 widget state or widget-view outputs (their model ids are random; the static PNG and the text
-stay), a fixed kernelspec and language_info.
+stay), a fixed kernelspec and language_info, stream outputs merged (their split depends on
+flush timing), and the outputs of nbval-ignore-output cells (timings) kept from the last
+``--refresh`` run while their source is unchanged.
 
 Exercise generation uses nbgrader's own preprocessors (ClearSolutions, ClearHiddenTests,
 ClearOutput) with ``enforce_metadata=True``, so a solution notebook that passes here also drops
@@ -56,6 +61,10 @@ def normalize(nb):
                 if not data:
                     continue
             out.pop("transient", None)
+            if (out.output_type == "stream" and kept and kept[-1].output_type == "stream"
+                    and kept[-1].name == out.name):  # how a stream is split depends on flush timing
+                kept[-1].text += out.text
+                continue
             kept.append(out)
         cell.outputs = kept
     return nb
@@ -67,11 +76,24 @@ def write(nb, path: Path) -> None:
         path.write_text(text)
 
 
-def execute(path: Path, timeout: int = 900) -> None:
+def _keep_volatile_outputs(new, old) -> None:
+    """Cells tagged nbval-ignore-output (timings, machine facts) change on every run. Keep their
+    committed outputs when the cell's source is unchanged, so that re-executing an unchanged tree
+    changes nothing; ``execute --refresh`` stores the new ones."""
+    previous = {c.get("id"): c for c in old.cells if c.cell_type == "code"}
+    for cell in new.cells:
+        before = previous.get(cell.get("id"))
+        if (cell.cell_type == "code" and "nbval-ignore-output" in cell.metadata.get("tags", [])
+                and before is not None and before.source == cell.source):
+            cell.outputs = before.outputs
+
+
+def execute(path: Path, timeout: int = 900, refresh: bool = False) -> None:
     """Run every cell of ``path`` in a fresh kernel (cwd = its folder) and save it normalised."""
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
+    old = copy.deepcopy(nb)
     env_backup = os.environ.pop("KL_QUICK", None)  # committed notebooks are full runs
     try:
         client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
@@ -80,7 +102,10 @@ def execute(path: Path, timeout: int = 900) -> None:
     finally:
         if env_backup is not None:
             os.environ["KL_QUICK"] = env_backup
-    write(normalize(nb), path)
+    nb = normalize(nb)
+    if not refresh:
+        _keep_volatile_outputs(nb, old)
+    write(nb, path)
 
 
 def to_exercise(solution):
@@ -139,11 +164,13 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         return 2
     if argv[0] == "execute":
-        paths = [Path(a).resolve() for a in argv[1:]] or notebooks("chapters") + notebooks("solutions")
+        refresh = "--refresh" in argv
+        args = [a for a in argv[1:] if a != "--refresh"]
+        paths = [Path(a).resolve() for a in args] or notebooks("chapters") + notebooks("solutions")
         for p in paths:
             print(f"executing {p.relative_to(ROOT)}", flush=True)
-            execute(p)
-        for p in make_exercises(None if len(argv) == 1 else paths):
+            execute(p, refresh=refresh)
+        for p in make_exercises(None if not args else paths):
             print(f"wrote {p.relative_to(ROOT)}")
         return 0
     if argv[0] == "exercises":
