@@ -12,7 +12,7 @@ so everything computes headless.
 """
 
 from . import (centroidal, dh, dynamics, frames, gimbal, ik, integrators, kinematics, lagrange, mecanum, model,
-               rotations, spatial, transforms, urdf)
+               robots, rotations, spatial, transforms, urdf)
 from .centroidal import *  # noqa: F401,F403
 from .dh import *  # noqa: F401,F403
 from .dynamics import *  # noqa: F401,F403
@@ -24,6 +24,7 @@ from .kinematics import *  # noqa: F401,F403
 from .lagrange import *  # noqa: F401,F403
 from .mecanum import *  # noqa: F401,F403
 from .model import *  # noqa: F401,F403
+from .robots import *  # noqa: F401,F403
 from .rotations import *  # noqa: F401,F403
 from .spatial import *  # noqa: F401,F403
 from .transforms import *  # noqa: F401,F403
@@ -32,5 +33,5 @@ from .urdf import *  # noqa: F401,F403
 __version__ = "0.1.0"
 
 __all__ = (rotations.__all__ + transforms.__all__ + dh.__all__ + kinematics.__all__ + ik.__all__
-           + spatial.__all__ + model.__all__ + urdf.__all__ + dynamics.__all__ + frames.__all__
+           + robots.__all__ + spatial.__all__ + model.__all__ + urdf.__all__ + dynamics.__all__ + frames.__all__
            + centroidal.__all__ + gimbal.__all__ + lagrange.__all__ + integrators.__all__ + mecanum.__all__)

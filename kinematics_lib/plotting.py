@@ -17,6 +17,7 @@ __all__ = [
     "draw_chain",
     "draw_arm",
     "draw_ellipse",
+    "planar_axes",
     "is_planar",
     "set_equal_3d",
 ]
@@ -108,14 +109,20 @@ def draw_arm(ax, robot: DHRobot, q, frames: bool = True, frame_length: float | N
         ax.set_ylabel("y [m]")
         ax.set_zlabel("z [m]")
     else:
-        lim = 1.1 * size
-        ax.set_xlim(-lim, lim)
-        ax.set_ylim(-lim, lim)
-        ax.set_aspect("equal")
-        ax.grid(True, alpha=0.3)
-        ax.set_xlabel("x [m]")
-        ax.set_ylabel("y [m]")
+        planar_axes(ax, 1.1 * size)
     return Ts
+
+
+def planar_axes(ax, lim: float, title: str = "", xlabel: str = "x [m]", ylabel: str = "y [m]") -> None:
+    """Square, equal-aspect 2-D axes over [-lim, lim]^2 with a light grid and metre labels."""
+    ax.set_xlim(-lim, lim)
+    ax.set_ylim(-lim, lim)
+    ax.set_aspect("equal")
+    ax.grid(True, alpha=0.3)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title, fontsize=9)
 
 
 def draw_ellipse(ax, center, A, color: str = "tab:purple", label: str | None = None, n: int = 120) -> None:

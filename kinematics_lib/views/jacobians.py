@@ -12,8 +12,8 @@ import numpy as np
 from .. import _validate as check
 from ..dh import DHRobot, dh_end_effector, dh_frames, planar_arm
 from ..ik import IKResult, ResolvedRateResult, dls_step, ik_two_link, pinv_step
-from ..kinematics import geometric_jacobian, manipulability, singularity_report
-from ..plotting import draw_chain, draw_ellipse, new_figure
+from ..kinematics import geometric_jacobian, singularity_report
+from ..plotting import draw_chain, draw_ellipse, new_figure, planar_axes
 from ..widgets import View
 
 __all__ = [
@@ -40,15 +40,7 @@ def _arm_points(robot: DHRobot, q) -> np.ndarray:
 
 
 def _planar_axes(ax, reach: float, title: str = "") -> None:
-    lim = 1.15 * reach
-    ax.set_xlim(-lim, lim)
-    ax.set_ylim(-lim, lim)
-    ax.set_aspect("equal")
-    ax.grid(True, alpha=0.3)
-    ax.set_xlabel("x [m]")
-    ax.set_ylabel("y [m]")
-    if title:
-        ax.set_title(title, fontsize=9)
+    planar_axes(ax, 1.15 * reach, title)
 
 
 def manipulability_ellipse_view(q2: float = 1.0, q1: float = 0.4, L1: float = 1.0, L2: float = 0.7,

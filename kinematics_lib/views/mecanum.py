@@ -12,7 +12,7 @@ from matplotlib.patches import Polygon
 
 from ..mecanum import (MECANUM_ORDER, chassis_twist, chassis_world_to_body, integrate_odometry,
                        mecanum_layout, mecanum_matrix, roller_axis, simulate_odometry)
-from ..plotting import new_figure
+from ..plotting import new_figure, planar_axes
 from ..widgets import View
 
 __all__ = ["draw_chassis", "mecanum_view", "FAULTS", "sign_error_view", "yaw_compensation_view",
@@ -59,12 +59,7 @@ def draw_chassis(ax, pose, half_length=A, half_width=B, wheel_radius=R, color="t
 
 
 def _path_axes(ax, lim: float) -> None:
-    ax.set_xlim(-lim, lim)
-    ax.set_ylim(-lim, lim)
-    ax.set_aspect("equal")
-    ax.grid(True, alpha=0.3)
-    ax.set_xlabel("x_W [m]")
-    ax.set_ylabel("y_W [m]")
+    planar_axes(ax, lim, xlabel="x_W [m]", ylabel="y_W [m]")
 
 
 def _wheel_bars(ax, w, limit: float, title: str) -> None:
