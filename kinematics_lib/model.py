@@ -41,6 +41,7 @@ __all__ = [
     "random_configuration",
     "integrate_configuration",
     "planar_chain_model",
+    "double_pendulum_model",
     "random_tree_model",
     "GRAVITY",
 ]
@@ -390,6 +391,18 @@ def planar_chain_model(lengths, masses, com=None, inertias=None, gravity=(0.0, -
                  body_joint=tuple(f"joint{i + 1}" for i in range(n)), parent=tuple(range(-1, n - 1)),
                  joint_types=("revolute",) * n, axes=np.tile([0.0, 0.0, 1.0], (n, 1)),
                  T_tree=np.array(T_tree), inertia=np.array(inertia), gravity=gravity, frames=frames)
+
+
+def double_pendulum_model(l1: float = 1.0, l2: float = 1.0, m1: float = 1.0, m2: float = 1.0,
+                          g: float = 9.81) -> Model:
+    """Double pendulum (双摆): point masses m1, m2 at the ends of massless rods l1, l2, gravity -y.
+
+    q = (theta1, phi): theta1 is rod 1's angle from the downward vertical, phi = theta2 - theta1
+    the angle of rod 2 relative to rod 1 (the *relative* angles of chapter 4; the absolute angle
+    of rod 2 is theta1 + phi). At q = 0 both rods hang down.
+    """
+    return planar_chain_model([l1, l2], [m1, m2], gravity=(0.0, -check.positive(g, "g"), 0.0),
+                              base_rotation=-math.pi / 2, name="double pendulum")
 
 
 def _random_inertia(rng: np.random.Generator) -> np.ndarray:

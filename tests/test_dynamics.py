@@ -203,3 +203,17 @@ def test_bad_state_is_rejected(bad):
         kl.rnea(model, bad, np.zeros(12), np.zeros(12))
     with pytest.raises(ValueError, match="tau"):
         kl.aba(model, np.zeros(12), np.zeros(12), np.zeros(5))
+
+
+def test_double_pendulum_model_matches_the_lagrangian_in_relative_angles():
+    """The recursive algorithms on the tree model equal the sympy Lagrange equations (chapter 4)."""
+    params = {"m1": 1.3, "m2": 0.7, "l1": 0.9, "l2": 0.6, "g": 9.81}
+    model = kl.double_pendulum_model(params["l1"], params["l2"], params["m1"], params["m2"], params["g"])
+    lag = kl.to_numeric(kl.double_pendulum_lagrangian("relative"), params)
+    rng = np.random.default_rng(11)
+    for _ in range(5):
+        q, v, a = rng.normal(size=(3, 2))
+        assert np.allclose(kl.crba(model, q), lag.M(q))
+        assert np.allclose(kl.rnea(model, q, v, a), lag.M(q) @ a + lag.C(q, v) @ v + lag.G(q))
+        assert np.allclose(kl.coriolis_matrix(model, q, v), lag.C(q, v))
+        assert np.isclose(kl.potential_energy(model, q) - kl.potential_energy(model, np.zeros(2)), lag.V(q))
