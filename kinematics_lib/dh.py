@@ -42,6 +42,8 @@ __all__ = [
     "standard_to_modified",
     "modified_to_standard",
     "planar_arm",
+    "dh_rule_residuals",
+    "fit_dh",
 ]
 
 CONVENTIONS = ("standard", "modified")
@@ -246,3 +248,36 @@ def planar_arm(lengths, q_min=None, q_max=None, name: str = "planar arm") -> DHR
     zeros = np.zeros(n)
     return DHRobot(a=lengths, alpha=zeros, d=zeros, theta=zeros, joint_types="R" * n,
                    convention="standard", name=name, q_min=q_min, q_max=q_max)
+
+
+def dh_rule_residuals(T) -> np.ndarray:
+    """How far a link transform T = T_{i-1,i} (4, 4) is from the two standard-DH frame rules.
+
+    Rule 1: x_i is perpendicular to z_{i-1}  -> residual x_i . z_{i-1} = T[2, 0].
+    Rule 2: the x_i axis intersects the z_{i-1} axis -> the x_i line through p_i is coplanar
+    with z_{i-1}: residual (p_i x x_i) . z_{i-1} = p_x x_y - p_y x_x.
+    Both are zero exactly when four numbers (a, alpha, d, theta) describe T.
+    """
+    T = check.transform(T, "T")
+    x, p = T[:3, 0], T[:3, 3]
+    return np.array([x[2], p[0] * x[1] - p[1] * x[0]])
+
+
+def fit_dh(T, starts: int = 10, seed: int = 0) -> tuple[np.ndarray, float]:
+    """Least-squares standard-DH parameters (a, alpha, d, theta) with dh_standard(...) ~ T.
+
+    Returns the best parameters over ``starts`` seeded random initial guesses and the residual
+    norm of the top three rows: zero when T obeys the DH rules (:func:`dh_rule_residuals`), and
+    not otherwise -- six degrees of freedom do not fit into four numbers.
+    """
+    from scipy.optimize import least_squares  # scipy only for this demonstration
+
+    T = check.transform(T, "T")
+    rng = np.random.default_rng(seed)
+
+    def residual(x):
+        return (dh_standard(*x) - T)[:3].ravel()
+
+    best = min((least_squares(residual, x0) for x0 in rng.uniform(-3.0, 3.0, (int(starts), 4))),
+               key=lambda fit: fit.cost)
+    return best.x, float(np.linalg.norm(best.fun))

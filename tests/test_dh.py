@@ -218,3 +218,18 @@ def _robot(**kw):
 def test_bad_input_raises_value_error_naming_the_argument(call, name):
     with pytest.raises(ValueError, match=rf"^{name}"):
         call()
+
+
+def test_dh_fit_is_exact_only_for_transforms_obeying_the_rules():
+    """Six degrees of freedom do not fit into four numbers; transforms built by DH do."""
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        a, alpha, d, theta = rng.uniform(-1.5, 1.5, 4)
+        T = kl.dh_standard(a, alpha, d, theta)
+        assert np.allclose(kl.dh_rule_residuals(T), 0.0, atol=1e-12)
+        params, res = kl.fit_dh(T)
+        assert res < 1e-8
+        assert np.allclose(kl.dh_standard(*params), T, atol=1e-8)
+    T_random = kl.se3_exp(rng.normal(size=6))
+    assert np.abs(kl.dh_rule_residuals(T_random)).max() > 1e-3
+    assert kl.fit_dh(T_random)[1] > 1e-3
