@@ -100,6 +100,9 @@ def cmd_lab(args) -> int:
     # Bound to loopback, token authentication left on (JupyterLab prints the URL with its token).
     cmd = [py, "-m", "jupyterlab", "--ServerApp.ip=127.0.0.1", f"--ServerApp.root_dir={ROOT}",
            "--LabApp.default_url=/lab/tree/chapters/01_introduction.ipynb", *args]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers often run as root; JupyterLab refuses by default
+        say("running as root: adding --ServerApp.allow_root=True")
+        cmd.insert(3, "--ServerApp.allow_root=True")
     say(" ".join(str(c) for c in cmd))
     return subprocess.call([str(c) for c in cmd], cwd=ROOT)
 
