@@ -52,6 +52,14 @@ def lab_server(tmp_path_factory):
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(cfg / "config"), JUPYTER_RUNTIME_DIR=str(cfg / "runtime"),
                JUPYTERLAB_SETTINGS_DIR=str(cfg / "settings"), JUPYTERLAB_WORKSPACES_DIR=str(cfg / "ws"),
                KL_QUICK="1")
+    # Render every cell (JupyterLab 4 virtualises cells scrolled out of view, which would hide
+    # the first slider once "Run all" has scrolled to the end) and do not ask about news.
+    settings = cfg / "settings" / "@jupyterlab"
+    (settings / "notebook-extension").mkdir(parents=True)
+    (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
+    (settings / "apputils-extension").mkdir(parents=True)
+    (settings / "apputils-extension" / "notification.jupyterlab-settings").write_text(
+        '{"fetchNews": "false", "checkForUpdates": false}')
     port = _free_port()
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
            "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.allow_root=True",
@@ -117,12 +125,15 @@ def test_slider_moves_figure(lab_server, browser, notebook):
     _delete_sessions(lab_server)
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
-        page.goto(f"{lab_server}/lab/tree/chapters/{notebook}")
+        page.goto(f"{lab_server}/lab/tree/chapters/{notebook}?reset")  # ?reset: no tabs from earlier tests
         page.wait_for_selector('.jp-StatusBar-Widget:has-text("Idle")', timeout=120_000)
+        # As committed (not yet run): the static figures are there and no widget error is shown.
+        page.wait_for_selector(".jp-OutputArea-output img", state="attached", timeout=60_000)
+        assert "Error displaying widget" not in page.inner_text("body")
         page.click('.lm-MenuBar-item:has-text("Run")')
         page.click('.lm-Menu-item[data-command="runmenu:run-all"]')
         figure = ".kl-interactive img.kl-figure"
-        page.wait_for_selector(figure, timeout=180_000)
+        page.wait_for_selector(figure, state="attached", timeout=180_000)
         page.wait_for_selector('.jp-StatusBar-Widget:has-text("Idle")', timeout=300_000)
         page.locator(figure).first.scroll_into_view_if_needed()
         before_img = _image_fingerprint(page, figure)
