@@ -23,6 +23,7 @@ from .spatial import apply_each, crf, crf_bar, crm, cross_force, cross_motion
 __all__ = [
     "rnea",
     "crba",
+    "mass_matrix_by_rnea",
     "aba",
     "nonlinear_effects",
     "gravity_torque",
@@ -135,6 +136,16 @@ def crba(model: Model, q) -> np.ndarray:
             M[vi, vj] = F.T @ S[j]
             M[vj, vi] = M[vi, vj].T
     return M
+
+
+def mass_matrix_by_rnea(model: Model, q) -> np.ndarray:
+    """M(q) (nv, nv) the slow way: column j = rnea(q, 0, e_j) - g(q)  (nv + 1 RNEA calls, O(n^2)).
+
+    Equal to :func:`crba`; chapter 5 compares the two.
+    """
+    (q,) = _state(model, q)
+    g, zero = gravity_torque(model, q), np.zeros(model.nv)
+    return np.column_stack([rnea(model, q, zero, e) - g for e in np.eye(model.nv)])
 
 
 def aba(model: Model, q, v, tau) -> np.ndarray:

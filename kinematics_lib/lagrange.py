@@ -49,6 +49,7 @@ __all__ = [
     "mechanical_energy",
     "lagrange_ode",
     "symplectic_euler_lagrange",
+    "trajectory_separation",
 ]
 
 
@@ -395,3 +396,19 @@ def symplectic_euler_lagrange(num: NumericLagrangian, state0, t_final: float, dt
                          f"reduce dt (now {h:.3g} s)")
 
     return integrate_fixed_step(step, lagrange_ode(num, tau, damping), state0, t_final, dt, progress)
+
+
+def trajectory_separation(ode, x0, t_final: float = 30.0, dt: float = 0.005, dx: float = 1e-9):
+    """Sensitivity to initial conditions: (t, gap) for two RK4 runs released ``dx`` rad apart.
+
+    ode: f(t, x) with x = [q, qd] (e.g. :func:`lagrange_ode`); the first angle of the second run
+    is shifted by dx. gap (N,) is the largest angle difference, wrapped to (-pi, pi], in rad.
+    """
+    from .ik import wrap_angle
+    from .integrators import integrate_rk4
+
+    x0 = check.vector(x0, None, "x0")
+    n = x0.shape[0] // 2
+    t, A = integrate_rk4(ode, x0, t_final, dt)
+    _, B = integrate_rk4(ode, x0 + np.eye(x0.shape[0])[0] * check.scalar(dx, "dx"), t_final, dt)
+    return t, np.abs(wrap_angle(A[:, :n] - B[:, :n])).max(axis=1)

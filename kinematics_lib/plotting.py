@@ -16,6 +16,7 @@ __all__ = [
     "draw_frame",
     "draw_chain",
     "draw_arm",
+    "arm_points",
     "draw_ellipse",
     "planar_axes",
     "is_planar",
@@ -87,6 +88,12 @@ def set_equal_3d(ax, points, margin: float = 0.1) -> None:
     ax.set_box_aspect((1, 1, 1))
 
 
+def arm_points(robot: DHRobot, q) -> np.ndarray:
+    """The polyline of an arm drawing (n + 2, 3): origins of DH frames 0..n, then the tool point."""
+    Ts = dh_frames(robot, q)
+    return np.vstack([Ts[:, :3, 3], (Ts[-1] @ robot.T_tool)[:3, 3]])
+
+
 def draw_arm(ax, robot: DHRobot, q, frames: bool = True, frame_length: float | None = None,
              color: str = "0.25", reach: float | None = None) -> np.ndarray:
     """Draw a DH arm at q (links through the frame origins, plus the tool point); return the frames.
@@ -95,7 +102,7 @@ def draw_arm(ax, robot: DHRobot, q, frames: bool = True, frame_length: float | N
     """
     Ts = dh_frames(robot, q)
     T_E = Ts[-1] @ robot.T_tool
-    points = np.vstack([Ts[:, :3, 3], T_E[:3, 3]])
+    points = arm_points(robot, q)
     size = reach or max(float(np.abs(robot.a).sum() + np.abs(robot.d).sum()), 1e-3)
     length = frame_length or 0.15 * size
     draw_chain(ax, points if _is_3d(ax) else points[:, :2], color=color)

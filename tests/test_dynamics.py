@@ -217,3 +217,8 @@ def test_double_pendulum_model_matches_the_lagrangian_in_relative_angles():
         assert np.allclose(kl.rnea(model, q, v, a), lag.M(q) @ a + lag.C(q, v) @ v + lag.G(q))
         assert np.allclose(kl.coriolis_matrix(model, q, v), lag.C(q, v))
         assert np.isclose(kl.potential_energy(model, q) - kl.potential_energy(model, np.zeros(2)), lag.V(q))
+
+
+def test_mass_matrix_by_rnea_equals_crba(tree):
+    model, q, _, _ = tree
+    assert np.allclose(kl.mass_matrix_by_rnea(model, q), kl.crba(model, q), atol=1e-10)

@@ -355,3 +355,15 @@ def test_two_link_matches_library_crba_and_rnea():
         np.testing.assert_allclose(kl.crba(chain, q), num.M(q), atol=1e-10)
         np.testing.assert_allclose(kl.rnea(chain, q, qd, qdd), kl.inverse_dynamics_lagrange(num, q, qd, qdd),
                                    atol=1e-10)
+
+
+def test_trajectory_separation():
+    """Zero perturbation gives zero gap; a small release stays close; a large one diverges."""
+    num = kl.to_numeric(kl.double_pendulum_lagrangian("absolute"), dict(m1=1.0, m2=1.0, l1=1.0, l2=1.0, g=9.81))
+    f = kl.lagrange_ode(num)
+    t, gap = kl.trajectory_separation(f, np.radians([120.0, -10.0, 0.0, 0.0]), t_final=2.0, dx=0.0)
+    assert t[0] == 0.0 and np.all(gap == 0.0)
+    _, small = kl.trajectory_separation(f, np.radians([10.0, 10.0, 0.0, 0.0]), t_final=5.0)
+    assert small.max() < 1e-7
+    _, large = kl.trajectory_separation(f, np.radians([120.0, -10.0, 0.0, 0.0]), t_final=25.0, dx=1e-6)
+    assert large.max() > 1e3 * large[0] + 1e-3

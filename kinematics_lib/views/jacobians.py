@@ -10,10 +10,10 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from .. import _validate as check
-from ..dh import DHRobot, dh_end_effector, dh_frames, planar_arm
+from ..dh import DHRobot, dh_end_effector, planar_arm
 from ..ik import IKResult, ResolvedRateResult, dls_step, ik_two_link, pinv_step
 from ..kinematics import geometric_jacobian, singularity_report
-from ..plotting import draw_chain, draw_ellipse, new_figure, planar_axes
+from ..plotting import arm_points, draw_chain, draw_ellipse, new_figure, planar_axes
 from ..widgets import View
 
 __all__ = [
@@ -33,10 +33,8 @@ COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:b
 
 
 def _arm_points(robot: DHRobot, q) -> np.ndarray:
-    """Joint origins and tool point (n + 2, 2) of a planar arm."""
-    frames = dh_frames(robot, q)
-    tool = frames[-1] @ robot.T_tool
-    return np.vstack([frames[:, :2, 3], tool[:2, 3]])
+    """Joint origins and tool point (n + 2, 2) of a planar arm, in the x-y plane."""
+    return arm_points(robot, q)[:, :2]
 
 
 def _planar_axes(ax, reach: float, title: str = "") -> None:
