@@ -1,6 +1,6 @@
 """Test-suite settings shared by pytest, nbval and the exercise runner.
 
-* ``KL_QUICK=1``: long notebook loops run briefly under test (``kinematics_lib.widgets.quick_mode``).
+* ``KL_QUICK=1``: long notebook loops run briefly under test (``kinematics_lib.notebook.widgets.quick_mode``).
   Kernels started by nbval inherit this environment.
 * ``MPLBACKEND=Agg`` for any non-notebook code path; notebooks keep the inline backend.
 * Randomness in notebooks and tests is seeded explicitly where it is used.

@@ -9,7 +9,7 @@ RNEA / CRBA / ABA (and foot-Jacobian) times of kinematics_lib and Pinocchio meas
 run, their ratio and their agreement, beside document 000's claims; (3) the times of RNEA, ABA,
 CRBA and "build M then solve" on random revolute chains of n = 2 ... 128 bodies and the fitted
 log-log slopes. Times are CPU time of the calling thread per call, best of several repeats,
-single-threaded BLAS (kinematics_lib.benchmarking.time_call). The timing code is shared with
+single-threaded BLAS (kinematics_lib.notebook.benchmarking.time_call). The timing code is shared with
 chapter 5; see benchmarks/README.md for measured figures.
 """
 
@@ -19,7 +19,7 @@ import argparse
 import sys
 
 import kinematics_lib as kl
-from kinematics_lib import benchmarking as bm
+from kinematics_lib.notebook import benchmarking as bm
 
 TARGET_RNEA_RATIO = 40.0  # kinematics_lib's RNEA within 40x of Pinocchio's (performance goal)
 

@@ -4,34 +4,40 @@ Conventions (one place, see docs/notation.md): SI units and radians; spatial vec
 wrenches and Jacobian rows in [linear; angular] order; quaternions (x, y, z, w);
 ``T_AB`` is the pose of B in A so that ``T_AB @ T_BC == T_AC``.
 
-Dependencies point one way: rotations -> transforms -> dh / kinematics / ik (serial arms);
-spatial -> model / urdf -> dynamics / centroidal (kinematic trees); lagrange, integrators,
-mecanum beside them. The maths modules never import matplotlib or ipywidgets: plotting,
-views and widgets are separate modules (``kinematics_lib.plotting``, ``.views``, ``.widgets``),
-so everything computes headless.
+The package is layered; each layer imports only the layers listed before it in ``LAYERS``
+(tests/test_architecture.py checks it):
+
+    geometry        rotations, transforms, spatial algebra
+    arms            DH, Jacobians, IK, gimbal, robot tables
+    dynamics        Model, URDF, RNEA/CRBA/ABA, frames, centroidal, Lagrange, Newton-Euler, integrators
+    contact         friction cones, KKT/projection, LCP, force distribution
+    control         PID, computed torque, task space, impedance/admittance
+    identification  friction models, drives, regressor, base parameters, least squares
+    legged          leg IK, contact Jacobians, static equilibrium
+    mobile          mecanum wheels
+    documents       the source documents' formulas as written (errors included)
+    notebook        plotting, widgets, views, checks, benchmarking (the only layer with matplotlib/ipywidgets)
+
+Every public name of the maths layers and of ``documents`` is reachable as ``kinematics_lib.name``;
+the notebook layer is imported explicitly (``from kinematics_lib.notebook.widgets import ...``).
 """
 
-from . import (centroidal, dh, dynamics, frames, gimbal, ik, integrators, kinematics, lagrange, mecanum, model,
-               robots, rotations, spatial, transforms, urdf)
-from .centroidal import *  # noqa: F401,F403
-from .dh import *  # noqa: F401,F403
+from . import arms, contact, control, documents, dynamics, geometry, identification, legged, mobile
+from .arms import *  # noqa: F401,F403
+from .contact import *  # noqa: F401,F403
+from .control import *  # noqa: F401,F403
+from .documents import *  # noqa: F401,F403
 from .dynamics import *  # noqa: F401,F403
-from .frames import *  # noqa: F401,F403
-from .gimbal import *  # noqa: F401,F403
-from .ik import *  # noqa: F401,F403
-from .integrators import *  # noqa: F401,F403
-from .kinematics import *  # noqa: F401,F403
-from .lagrange import *  # noqa: F401,F403
-from .mecanum import *  # noqa: F401,F403
-from .model import *  # noqa: F401,F403
-from .robots import *  # noqa: F401,F403
-from .rotations import *  # noqa: F401,F403
-from .spatial import *  # noqa: F401,F403
-from .transforms import *  # noqa: F401,F403
-from .urdf import *  # noqa: F401,F403
+from .geometry import *  # noqa: F401,F403
+from .identification import *  # noqa: F401,F403
+from .legged import *  # noqa: F401,F403
+from .mobile import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
 
-__all__ = (rotations.__all__ + transforms.__all__ + dh.__all__ + kinematics.__all__ + ik.__all__
-           + robots.__all__ + spatial.__all__ + model.__all__ + urdf.__all__ + dynamics.__all__ + frames.__all__
-           + centroidal.__all__ + gimbal.__all__ + lagrange.__all__ + integrators.__all__ + mecanum.__all__)
+#: the layers, bottom to top: each imports only the ones before it
+LAYERS = ("geometry", "arms", "dynamics", "contact", "control", "identification", "legged", "mobile",
+          "documents", "notebook")
+
+__all__ = [*geometry.__all__, *arms.__all__, *dynamics.__all__, *contact.__all__, *control.__all__,
+           *identification.__all__, *legged.__all__, *mobile.__all__, *documents.__all__]

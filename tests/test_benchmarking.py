@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib import benchmarking as bm
+from kinematics_lib.notebook import benchmarking as bm
 
 
 @pytest.mark.parametrize("k", [0.5, 1.0, 2.0, 3.0])

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.model import jcalc, joint_transforms
-from kinematics_lib.rotations import so3_log
-from kinematics_lib.spatial import crf, crm, cross_force, cross_motion, inertia_parts
+from kinematics_lib.dynamics.model import jcalc, joint_transforms
+from kinematics_lib.geometry.rotations import so3_log
+from kinematics_lib.geometry.spatial import crf, crm, cross_force, cross_motion, inertia_parts
 
 TREES = [
     # (seed, bodies, floating base, joint types, chain)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.gimbal import aim_error, barrel_direction, gimbal_rotation, gimbal_yaw_pitch
+from kinematics_lib.arms.gimbal import aim_error, barrel_direction, gimbal_rotation, gimbal_yaw_pitch
 
 
 def random_targets(seed, n=500):

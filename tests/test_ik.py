@@ -1,4 +1,4 @@
-"""Inverse kinematics (kinematics_lib.ik): round trips through the forward kinematics, joint
+"""Inverse kinematics (kinematics_lib.arms.ik): round trips through the forward kinematics, joint
 limits at every iterate, null-space objectives, the analytic 2R solution, singular and
 unreachable cases, resolved-rate drift.
 """
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.rotations import so3_log
+from kinematics_lib.geometry.rotations import so3_log
 
 PUMA = kl.DHRobot(a=[0.0, 0.4318, 0.0203, 0.0, 0.0, 0.0],
                   alpha=[np.pi / 2, 0.0, -np.pi / 2, np.pi / 2, -np.pi / 2, 0.0],
@@ -62,7 +62,7 @@ def test_pose_round_trip_on_a_puma_like_arm(method):
                                          (ARM3, "planar_position")])
 def test_planar_round_trips(method, robot, task):
     rng = np.random.default_rng(2)
-    rows = list(kl.kinematics.task_rows(task))
+    rows = list(kl.arms.kinematics.task_rows(task))
     for _ in range(15):
         q_true = well_conditioned(robot, rng, rows)
         T_target = kl.dh_end_effector(robot, q_true)

@@ -1,4 +1,4 @@
-"""Geometric Jacobian, virtual work, manipulability and singularities (kinematics_lib.kinematics).
+"""Geometric Jacobian, virtual work, manipulability and singularities (kinematics_lib.arms.kinematics).
 
 References are independent: finite differences of the forward kinematics, the principle of
 virtual work, statics by cross products, closed-form determinants of planar arms.
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.rotations import so3_log
+from kinematics_lib.geometry.rotations import so3_log
 
 PUMA = dict(a=[0.0, 0.4318, 0.0203, 0.0, 0.0, 0.0],
             alpha=[np.pi / 2, 0.0, -np.pi / 2, np.pi / 2, -np.pi / 2, 0.0],
@@ -208,7 +208,7 @@ def test_2r_regular_configuration_is_not_singular():
 
 def planar_3r(q, L=(1.0, 0.8, 0.5), task="planar_pose"):
     arm = kl.planar_arm(L)
-    return kl.geometric_jacobian(arm, q)[list(kl.kinematics.task_rows(task))]
+    return kl.geometric_jacobian(arm, q)[list(kl.arms.kinematics.task_rows(task))]
 
 
 def test_3r_full_task_determinant_is_L1_L2_sin_q2_independent_of_q3():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.mecanum import MECANUM_ORDER, RollerWheel
+from kinematics_lib.mobile.mecanum import MECANUM_ORDER, RollerWheel
 
 RNG_SEED = 7
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib import newton_euler as ne
-from kinematics_lib.rotations import so3_log
+from kinematics_lib.dynamics import newton_euler_3d as ne
+from kinematics_lib.geometry.rotations import so3_log
 
 ARMS = [  # (seed, joint types, convention)
     (1, "R", "standard"),

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import nbtools  # noqa: E402
 
-from kinematics_lib.checks import NOT_ANSWERED  # noqa: E402
+from kinematics_lib.notebook.checks import NOT_ANSWERED  # noqa: E402
 
 CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))

@@ -7,9 +7,9 @@ import pytest
 import sympy as sp
 
 import kinematics_lib as kl
-from kinematics_lib.symbolic import (sym_dh_modified, sym_dh_standard, sym_dh_transform,
+from kinematics_lib.arms.symbolic import (sym_dh_modified, sym_dh_standard, sym_dh_transform,
                                      sym_forward_kinematics, sym_robot_fk)
-from kinematics_lib.views.rigid import puma560
+from kinematics_lib.notebook.views.rigid import puma560
 
 a, alpha, d, theta = sp.symbols("a alpha d theta", real=True)
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.views import jacobians as vj
-from kinematics_lib.widgets import View, interactive_view
+from kinematics_lib.notebook.views import jacobians as vj
+from kinematics_lib.notebook.widgets import View, interactive_view
 
 
 def test_ellipse_view_text_and_figure_follow_the_first_slider():

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kinematics_lib.views.lagrange import divergence_view, double_pendulum_view, energy_curves_view
-from kinematics_lib.widgets import View, interactive_view
+from kinematics_lib.notebook.views.lagrange import divergence_view, double_pendulum_view, energy_curves_view
+from kinematics_lib.notebook.widgets import View, interactive_view
 
 
 def test_double_pendulum_view_first_slider_changes_figure_and_text():

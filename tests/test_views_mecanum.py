@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.views import mecanum as vm
-from kinematics_lib.widgets import View, interactive_view
+from kinematics_lib.notebook.views import mecanum as vm
+from kinematics_lib.notebook.widgets import View, interactive_view
 
 
 def test_mecanum_view_first_slider_changes_figure_and_text():

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 import kinematics_lib as kl
-from kinematics_lib import benchmarking as bm
-from kinematics_lib import newton_euler as ne
-from kinematics_lib.views import recursive as vr
-from kinematics_lib.widgets import View, interactive_view
+from kinematics_lib.notebook import benchmarking as bm
+from kinematics_lib.dynamics import newton_euler_3d as ne
+from kinematics_lib.notebook.views import recursive as vr
+from kinematics_lib.notebook.widgets import View, interactive_view
 
 
 def test_forces_view_follows_the_first_slider():

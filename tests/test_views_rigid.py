@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.views.rigid import (arm_view, frames_comparison_view, gimbal_view, puma560,
+from kinematics_lib.notebook.views.rigid import (arm_view, frames_comparison_view, gimbal_view, puma560,
                                         puma560_view)
-from kinematics_lib.widgets import View, interactive_view
+from kinematics_lib.notebook.widgets import View, interactive_view
 
 
 def numbers(line: str) -> np.ndarray:

@@ -1,0 +1,15 @@
+"""Serial arms: DH parameters (numeric and symbolic), geometric Jacobians, inverse kinematics,
+the gimbal, and robot tables (PUMA 560).
+
+Imports only ``geometry``.
+"""
+
+from . import dh, symbolic, kinematics, ik, gimbal, robots
+from .dh import *  # noqa: F401,F403
+from .symbolic import *  # noqa: F401,F403
+from .kinematics import *  # noqa: F401,F403
+from .ik import *  # noqa: F401,F403
+from .gimbal import *  # noqa: F401,F403
+from .robots import *  # noqa: F401,F403
+
+__all__ = [*dh.__all__, *symbolic.__all__, *kinematics.__all__, *ik.__all__, *gimbal.__all__, *robots.__all__]

@@ -1,0 +1,442 @@
+"""Inverse kinematics (逆运动学): Newton-Raphson with the pseudo-inverse or damped least squares,
+null-space secondary objectives, the analytic planar 2-link solution, and velocity-level IK.
+
+Every solver returns an :class:`IKResult`; it never returns NaN. An unreachable target shows up
+as ``converged=False`` with status 'unreachable' (analytic 2R: the target is outside the annulus)
+or 'stalled' (Newton: the error stopped decreasing) and the closest configuration found; a
+singular configuration met by the pseudo-inverse Newton step as status 'singular'.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .. import _validate as check
+from .dh import DHRobot, dh_end_effector
+from .kinematics import geometric_jacobian, task_rows
+from ..geometry.transforms import pose_error
+
+__all__ = [
+    "IKResult",
+    "ik_newton",
+    "dls_step",
+    "pinv_step",
+    "nullspace_projector",
+    "nullspace_motion",
+    "ik_two_link",
+    "wrap_angle",
+    "resolved_rate",
+    "ResolvedRateResult",
+]
+
+TOL_POSITION = 1e-3  # 1 mm
+TOL_ORIENTATION = math.radians(0.1)  # 0.1 degree
+
+
+@dataclass(frozen=True)
+class IKResult:
+    """Outcome of an IK solve.
+
+    q: joint vector found (the best one, also when not converged).
+    converged: True when both position and orientation errors are within tolerance.
+    iterations: Newton steps taken (0 for analytic solutions).
+    position_error: |p_target - p| in m; orientation_error: |log(R_t R^T)| in rad (over the task rows).
+    status: 'converged' | 'max_iterations' | 'stalled' | 'singular' | 'unreachable'.
+    message: one human-readable sentence.
+    error_history: norm of the task error at each iteration (for convergence plots).
+    solutions: all analytic solutions (e.g. both elbow branches), empty for numerical solvers.
+    """
+
+    q: np.ndarray
+    converged: bool
+    iterations: int
+    position_error: float
+    orientation_error: float
+    status: str
+    message: str
+    error_history: tuple = ()
+    solutions: tuple = field(default=())
+
+    def __str__(self) -> str:
+        return (f"{self.status}: {self.message} (iterations {self.iterations}, "
+                f"position error {self.position_error * 1e3:.3f} mm, "
+                f"orientation error {math.degrees(self.orientation_error):.4f} deg)")
+
+
+def wrap_angle(angle):
+    """Wrap angle(s) to (-pi, pi] (rad).
+
+    >>> wrap_angle(3 * np.pi / 2), wrap_angle(-np.pi)
+    (-1.5707963267948966, 3.141592653589793)
+    """
+    a = np.asarray(angle, dtype=float)
+    wrapped = np.pi - np.mod(np.pi - a, 2.0 * np.pi)
+    return float(wrapped) if wrapped.ndim == 0 else wrapped
+
+
+def _J_e(J, e) -> tuple[np.ndarray, np.ndarray]:
+    J = check.matrix(J, (None, None), "J")
+    return J, check.vector(e, J.shape[0], "e")
+
+
+def pinv_step(J: np.ndarray, e: np.ndarray, rcond: float = 1e-6) -> np.ndarray:
+    """Newton step dq = J^+ e (n,) with the SVD pseudo-inverse of J (m, n), e (m,).
+
+    Singular values below rcond * sigma_max are dropped (treated as exact zeros); just above
+    that threshold |dq| grows like |e| / sigma_min -- the blow-up near a singularity.
+
+    >>> pinv_step(np.diag([2.0, 0.5]), [1.0, 1.0])
+    array([0.5, 2. ])
+    """
+    J, e = _J_e(J, e)
+    return np.linalg.pinv(J, rcond=check.positive(rcond, "rcond")) @ e
+
+
+def dls_step(J: np.ndarray, e: np.ndarray, damping: float) -> np.ndarray:
+    """Damped least squares (阻尼最小二乘) step dq = J^T (J J^T + lambda^2 I)^-1 e.
+
+    It minimises |J dq - e|^2 + lambda^2 |dq|^2: along each singular direction the gain is
+    sigma / (sigma^2 + lambda^2) instead of 1 / sigma, so near a singularity the step stays
+    bounded (|dq| <= |e| / (2 lambda)) at the price of a slower, biased approach.
+    J (m, n), e (m,), damping lambda >= 0 (lambda = 0 is the exact least-squares step).
+
+    >>> dls_step(np.diag([2.0, 0.0]), [1.0, 1.0], damping=0.5)   # the zero direction is ignored
+    array([0.47058824, 0.        ])
+    """
+    J, e = _J_e(J, e)
+    damping = check.scalar(damping, "damping")
+    if damping < 0.0:
+        raise ValueError(f"damping must be >= 0, got {damping}")
+    m = J.shape[0]
+    return J.T @ np.linalg.solve(J @ J.T + damping**2 * np.eye(m), e)
+
+
+def nullspace_projector(J: np.ndarray, rcond: float = 1e-6) -> np.ndarray:
+    """N = I - J^+ J (n, n): projects a joint motion onto the null space (零空间) of J (m, n).
+
+    Any qdot = N z leaves the task velocity J qdot = 0 unchanged (self-motion of a redundant arm).
+
+    >>> nullspace_projector(np.array([[1.0, 1.0]])) @ [1.0, 0.0]
+    array([ 0.5, -0.5])
+    """
+    J = check.matrix(J, (None, None), "J")
+    return np.eye(J.shape[1]) - np.linalg.pinv(J, rcond=check.positive(rcond, "rcond")) @ J
+
+
+def _split_errors(e: np.ndarray, rows: tuple[int, ...]) -> tuple[float, float]:
+    lin = [k for k, r in enumerate(rows) if r < 3]
+    ang = [k for k, r in enumerate(rows) if r >= 3]
+    return float(np.linalg.norm(e[lin])), float(np.linalg.norm(e[ang]))
+
+
+def _clamp(q: np.ndarray, q_min, q_max) -> np.ndarray:
+    if q_min is not None:
+        q = np.maximum(q, q_min)
+    if q_max is not None:
+        q = np.minimum(q, q_max)
+    return q
+
+
+def _fk_jac(robot) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    if isinstance(robot, DHRobot):
+        return lambda q: (dh_end_effector(robot, q), geometric_jacobian(robot, q))
+    if callable(robot):
+        return robot
+    raise ValueError(f"robot must be a DHRobot or a callable q -> (T, J), got {type(robot).__name__}")
+
+
+def _max_iterations(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"max_iterations must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def ik_newton(
+    robot: DHRobot | Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+    T_target,
+    q0,
+    *,
+    method: str = "dls",
+    damping: float = 0.05,
+    task="pose",
+    tol_position: float = TOL_POSITION,
+    tol_orientation: float = TOL_ORIENTATION,
+    max_iterations: int = 100,
+    max_step: float = 0.5,
+    q_min=None,
+    q_max=None,
+    nullspace_gradient: Callable[[np.ndarray], np.ndarray] | None = None,
+    nullspace_gain: float = 0.5,
+    singular_tol: float = 1e-6,
+    nullspace_tol: float = 1e-3,
+) -> IKResult:
+    """Newton-Raphson IK: iterate q <- clamp(q + dq) with dq from the pseudo-inverse or DLS.
+
+    dq = J^+ e                                   (method='pinv', Newton-Raphson)
+    dq = J^T (J J^T + lambda^2 I)^-1 e           (method='dls', damping lambda)
+    dq += (I - J^+ J) k grad H(q)                (optional secondary objective H, redundant arms)
+
+    e = pose_error(T(q), T_target) restricted to the task rows, [m; rad].
+    robot: a :class:`DHRobot`, or a callable q -> (T_WE (4, 4), J (6, n)) for any other model.
+    T_target: desired end-effector pose (4, 4); for a position task only its translation matters.
+    task: 'pose', 'position', 'planar_position', 'planar_pose' or explicit rows of [v; w].
+    tol_position (m) and tol_orientation (rad): defaults 1 mm and 0.1 degree, checked
+        separately (a norm of a vector mixing metres and radians has no unit).
+    max_step: the step is scaled down so that |dq|_inf <= max_step (rad or m).
+    q_min, q_max: joint limits; default the robot's own. Every iterate is clamped to them.
+    nullspace_gradient: q -> grad H (n,), gradient *ascent* on H (pass minus the gradient of
+        a cost to minimise it); its null-space projection is added to every step, and the
+        solve continues until also |N k grad H|_inf <= nullspace_tol (rad).
+    Status 'singular' (pinv only): sigma_min / sigma_max < singular_tol, where J^+ e would blow up.
+    Status 'stalled': no progress for 10 iterations -- typically an unreachable target.
+
+    >>> from kinematics_lib import planar_arm, translation
+    >>> res = ik_newton(planar_arm([1.0, 1.0]), translation([1.2, 0.8, 0.0]), [0.3, 1.0],
+    ...                 method="pinv", task="planar_position")
+    >>> res.status, res.position_error < 1e-3
+    ('converged', True)
+    """
+    check.one_of(method, ("pinv", "dls"), "method")
+    rows = list(task_rows(task))
+    T_target = check.transform(T_target, "T_target")
+    fk_jac = _fk_jac(robot)
+    if isinstance(robot, DHRobot):
+        q_min = robot.q_min if q_min is None else q_min
+        q_max = robot.q_max if q_max is None else q_max
+    q = check.vector(q0, robot.n if isinstance(robot, DHRobot) else None, "q0")
+    n = q.shape[0]
+    q_min = None if q_min is None else check.vector(q_min, n, "q_min")
+    q_max = None if q_max is None else check.vector(q_max, n, "q_max")
+    if method == "dls":
+        check.positive(damping, "damping")
+    for value, name in ((tol_position, "tol_position"), (tol_orientation, "tol_orientation"),
+                        (max_step, "max_step"), (singular_tol, "singular_tol"), (nullspace_tol, "nullspace_tol")):
+        check.positive(value, name)
+    max_iterations = _max_iterations(max_iterations)
+    if nullspace_gradient is not None and not callable(nullspace_gradient):
+        raise ValueError(f"nullspace_gradient must be a callable q -> (n,), got {nullspace_gradient!r}")
+    gain = check.scalar(nullspace_gain, "nullspace_gain")
+    q = _clamp(q, q_min, q_max)
+
+    history, best = [], (math.inf, q)
+    status, message = "max_iterations", f"no convergence in {max_iterations} iterations"
+    for k in range(max_iterations + 1):
+        T, J_full = fk_jac(q)
+        J = check.matrix(J_full, (6, n), "J (robot Jacobian)")[rows]
+        e = pose_error(T, T_target)[rows]
+        e_lin, e_ang = _split_errors(e, rows)
+        history.append(float(np.linalg.norm(e)))
+        if history[-1] < best[0]:
+            best = (history[-1], q)
+        reached = e_lin <= tol_position and e_ang <= tol_orientation
+        dq_null = np.zeros(n)
+        if nullspace_gradient is not None:
+            grad = check.vector(nullspace_gradient(q), n, "nullspace_gradient(q)")
+            dq_null = nullspace_projector(J, rcond=singular_tol) @ (gain * grad)
+        if reached and float(np.max(np.abs(dq_null))) <= nullspace_tol:
+            status, message = "converged", "target reached within tolerance"
+            break
+        if k == max_iterations:
+            if reached:
+                status, message = "converged", "target reached; the secondary objective was still improving"
+            break
+        sigma = np.linalg.svd(J, compute_uv=False)
+        if method == "pinv" and sigma[-1] < singular_tol * max(sigma[0], 1e-300) and J.shape[0] <= n:
+            status = "singular"
+            message = (f"Jacobian is singular at iteration {k} (sigma_min/sigma_max = "
+                       f"{sigma[-1] / max(sigma[0], 1e-300):.1e}); the pseudo-inverse step would blow up")
+            break
+        dq = (pinv_step(J, e, rcond=singular_tol) if method == "pinv" else dls_step(J, e, damping)) + dq_null
+        biggest = float(np.max(np.abs(dq)))
+        if biggest > max_step:
+            dq *= max_step / biggest
+        q = _clamp(q + dq, q_min, q_max)
+        if not reached and k >= 20 and history[-1] > 0.999 * history[-11]:
+            status = "stalled"
+            message = (f"error stopped decreasing at {history[-1]:.3g}: the target is probably "
+                       "unreachable (or blocked by joint limits) from this start")
+            break
+
+    q_out = q if status == "converged" else best[1]
+    T, _ = fk_jac(q_out)
+    e_lin, e_ang = _split_errors(pose_error(T, T_target)[rows], rows)
+    return IKResult(q=np.array(q_out), converged=status == "converged", iterations=len(history) - 1,
+                    position_error=e_lin, orientation_error=e_ang, status=status, message=message,
+                    error_history=tuple(history))
+
+
+def _two_link_tip(q: np.ndarray, L1: float, L2: float) -> np.ndarray:
+    return np.array([L1 * math.cos(q[0]) + L2 * math.cos(q[0] + q[1]),
+                     L1 * math.sin(q[0]) + L2 * math.sin(q[0] + q[1])])
+
+
+def ik_two_link(target, L1: float, L2: float, q_current=None, elbow: str | None = None) -> IKResult:
+    """Analytic IK of the planar 2R arm: both elbow branches, nearest one selected.
+
+    With c2 = (x^2 + y^2 - L1^2 - L2^2) / (2 L1 L2) (law of cosines):
+        q2 = +-acos(c2),   q1 = atan2(y, x) - atan2(L2 sin q2, L1 + L2 cos q2).
+    q2 > 0 is the "elbow down" branch, q2 < 0 "elbow up" (base at the origin, y up).
+
+    target: (x, y) in m. q_current: if given, the branch closest to it (wrapped angles) is
+    returned in ``q``; otherwise ``elbow`` ('up' or 'down', default 'down') chooses.
+    Unreachable targets (|c2| > 1: outside the annulus |L1 - L2| <= r <= L1 + L2) return
+    converged=False, status 'unreachable', the configuration pointing at the target (stretched
+    or folded) that comes closest, and position_error = distance to the workspace boundary.
+
+    >>> res = ik_two_link([1.0, 1.0], 1.0, 1.0)
+    >>> np.round(res.solutions, 6) + 0.0
+    array([[ 0.      ,  1.570796],
+           [ 1.570796, -1.570796]])
+    >>> ik_two_link([3.0, 0.0], 1.0, 1.0).status
+    'unreachable'
+    """
+    x, y = check.vector(target, 2, "target")
+    L1, L2 = check.positive(L1, "L1"), check.positive(L2, "L2")
+    if elbow is not None:
+        check.one_of(elbow, ("up", "down"), "elbow")
+    qc = None if q_current is None else check.vector(q_current, 2, "q_current")
+    r = math.hypot(x, y)
+    c2 = (r * r - L1 * L1 - L2 * L2) / (2.0 * L1 * L2)
+    heading = math.atan2(y, x)
+    if abs(c2) > 1.0 + 1e-12:
+        q = np.array([heading, 0.0]) if c2 > 0 else np.array([heading, math.pi])
+        reach = L1 + L2 if c2 > 0 else abs(L1 - L2)
+        if c2 < 0 and L1 < L2:
+            q[0] = wrap_angle(heading + math.pi)
+        side = "outside the outer" if c2 > 0 else "inside the inner"
+        error = float(np.linalg.norm(_two_link_tip(q, L1, L2) - (x, y)))  # = |r - reach|
+        return IKResult(q=q, converged=False, iterations=0, position_error=error,
+                        orientation_error=0.0, status="unreachable",
+                        message=f"target at distance {r:.4g} m is {side} workspace boundary ({reach:.4g} m)")
+    c2 = min(1.0, max(-1.0, c2))
+    solutions = []
+    for q2 in (math.acos(c2), -math.acos(c2)):  # elbow down, elbow up
+        q1 = heading - math.atan2(L2 * math.sin(q2), L1 + L2 * math.cos(q2))
+        solutions.append(np.array([wrap_angle(q1), q2]))
+    if qc is not None:
+        dist = [float(np.linalg.norm(wrap_angle(s - qc))) for s in solutions]
+        q = solutions[int(np.argmin(dist))]
+    else:
+        q = solutions[0] if elbow in (None, "down") else solutions[1]
+    msg = "analytic solution"
+    if r < 1e-12:
+        msg = "target at the base (L1 = L2): q1 is arbitrary, a continuum of solutions"
+    elif abs(c2) == 1.0:
+        msg = "target on the workspace boundary: both branches coincide (singular configuration)"
+    error = float(np.linalg.norm(_two_link_tip(q, L1, L2) - (x, y)))
+    return IKResult(q=q, converged=True, iterations=0, position_error=error, orientation_error=0.0,
+                    status="converged", message=msg, solutions=tuple(solutions))
+
+
+def nullspace_motion(robot: DHRobot, q0, gradient: Callable[[np.ndarray], np.ndarray], steps: int = 50,
+                     gain: float = 0.1, task="planar_position") -> np.ndarray:
+    """Self-motion (自运动) of a redundant arm: (steps + 1, n) joint path that keeps the task fixed.
+
+        q_{k+1} = q_k + J^+ e_k + N_k (gain * gradient(q_k)),    N = I - J^+ J,
+
+    e_k = task error to the initial pose x(q0): the first term removes the second-order drift
+    of the straight null-space step, the second moves the arm inside the null space, up the
+    gradient of a secondary objective H (pass minus a cost gradient to lower a cost).
+
+    >>> from kinematics_lib import planar_arm, dh_end_effector
+    >>> arm = planar_arm([1.0, 0.8, 0.5])
+    >>> path = nullspace_motion(arm, [0.2, 0.6, 0.6], lambda q: -q, steps=30)
+    >>> bool(np.linalg.norm(dh_end_effector(arm, path[-1])[:2, 3] - dh_end_effector(arm, path[0])[:2, 3]) < 1e-6)
+    True
+    """
+    rows = list(task_rows(task))
+    q = check.vector(q0, robot.n, "q0")
+    gain = check.scalar(gain, "gain")
+    if not callable(gradient):
+        raise ValueError(f"gradient must be a callable q -> (n,), got {gradient!r}")
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
+        raise ValueError(f"steps must be a non-negative integer, got {steps!r}")
+    T_0 = dh_end_effector(robot, q)
+    path = [q]
+    for _ in range(int(steps)):
+        J = geometric_jacobian(robot, q)[rows]
+        e = pose_error(dh_end_effector(robot, q), T_0)[rows]
+        z = gain * check.vector(gradient(q), robot.n, "gradient(q)")
+        q = q + pinv_step(J, e) + nullspace_projector(J) @ z
+        path.append(q)
+    return np.array(path)
+
+
+@dataclass(frozen=True)
+class ResolvedRateResult:
+    """Time series of a velocity-level IK run: t (N,), q (N, n), x (N, m) actual, x_des (N, m), error (N,) in m."""
+
+    t: np.ndarray
+    q: np.ndarray
+    x: np.ndarray
+    x_des: np.ndarray
+    error: np.ndarray
+
+
+def resolved_rate(
+    robot: DHRobot,
+    q0,
+    x_des: Callable[[float], np.ndarray],
+    xdot_des: Callable[[float], np.ndarray],
+    t_final: float,
+    dt: float,
+    Kp: float = 0.0,
+    task="planar_position",
+    damping: float = 0.0,
+    integrator: str = "euler",
+) -> ResolvedRateResult:
+    """Velocity-level IK (resolved-rate control) integrated with a fixed step dt:
+
+        qdot = J^+ (xdot_des + Kp (x_des - x))          (damping = 0)
+        qdot = J^T (J J^T + lambda^2 I)^-1 (...)        (damping = lambda > 0)
+
+    integrator 'euler' (default): q_{k+1} = q_k + dt qdot_k, first order; 'rk4' for comparison.
+    Kp = 0 is the open-loop scheme: the integration error of each step (O(dt^2) from the
+    curvature of x(q) and of the path) accumulates into a drift (漂移) that grows with t and is
+    proportional to dt. Kp > 0 (1/s) closes the loop on the measured position so the error
+    stays bounded. The task must be a position task (rows 0..2 only); x in m, t in s.
+    """
+    rows = task_rows(task)
+    if any(r > 2 for r in rows):
+        raise ValueError(f"task must contain position rows only (0, 1, 2), got {rows}")
+    if not isinstance(robot, DHRobot):
+        raise ValueError(f"robot must be a DHRobot, got {type(robot).__name__}")
+    q = check.vector(q0, robot.n, "q0")
+    for fn, name in ((x_des, "x_des"), (xdot_des, "xdot_des")):
+        if not callable(fn):
+            raise ValueError(f"{name} must be a callable t -> ({len(rows)},), got {fn!r}")
+    check.one_of(integrator, ("euler", "rk4"), "integrator")
+    Kp, damping = check.scalar(Kp, "Kp"), check.scalar(damping, "damping")
+    if Kp < 0.0 or damping < 0.0:
+        raise ValueError(f"{'Kp' if Kp < 0.0 else 'damping'} must be >= 0, got {min(Kp, damping)}")
+    steps = int(round(check.positive(t_final, "t_final") / check.positive(dt, "dt")))
+    rows = list(rows)
+
+    def position(qq):
+        return dh_end_effector(robot, qq)[:3, 3][rows]
+
+    def qdot(tk, qq):
+        J = geometric_jacobian(robot, qq)[rows]
+        xd = check.vector(x_des(tk), len(rows), "x_des(t)")
+        v = check.vector(xdot_des(tk), len(rows), "xdot_des(t)") + Kp * (xd - position(qq))
+        return pinv_step(J, v) if damping == 0.0 else dls_step(J, v, damping)
+
+    t = np.arange(steps + 1) * dt
+    qs = [q]
+    for k in range(steps):
+        if integrator == "euler":
+            q = q + dt * qdot(t[k], q)
+        else:
+            k1 = qdot(t[k], q)
+            k2 = qdot(t[k] + dt / 2, q + dt / 2 * k1)
+            k3 = qdot(t[k] + dt / 2, q + dt / 2 * k2)
+            k4 = qdot(t[k] + dt, q + dt * k3)
+            q = q + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        qs.append(q)
+    x = np.array([position(qq) for qq in qs])
+    xd = np.array([check.vector(x_des(tk), len(rows), "x_des(t)") for tk in t])
+    return ResolvedRateResult(t=t, q=np.array(qs), x=x, x_des=xd, error=np.linalg.norm(x - xd, axis=1))

@@ -1,0 +1,8 @@
+"""The source documents' formulas *as written*, errors included: one function per claim that a
+chapter checks, whose docstring names the document, the section and what is wrong.
+
+A chapter shows "the source says X" by calling the function here beside the correct one
+from the maths layers. This package may import any maths layer; no maths layer imports it.
+"""
+
+__all__: list[str] = []

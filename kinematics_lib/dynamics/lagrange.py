@@ -1,0 +1,414 @@
+"""Lagrangian dynamics (拉格朗日动力学) with sympy: from T and V to M, C, G and fast numeric functions.
+
+For generalised coordinates q (n,) with kinetic energy T(q, qd) = 1/2 qd^T M(q) qd and potential
+energy V(q), the Euler-Lagrange equations (欧拉-拉格朗日方程)
+
+    d/dt (dL/dqd) - dL/dq = tau,   L = T - V,
+
+take the standard form  M(q) qdd + C(q, qd) qd + G(q) = tau  with
+
+    M = d^2 T / dqd^2                                    (Hessian of T in qd, symmetric positive definite)
+    C_ij = sum_k 1/2 (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) qd_k      (Christoffel symbols, 克里斯托费尔符号)
+    G = dV/dq.
+
+Only the product C qd is fixed by the physics; the Christoffel choice of C is the one that makes
+Mdot - 2C skew-symmetric. Units: SI (kg, m, s, rad, N·m); gravity g in m/s^2 is a parameter of
+each model (the documents' worked example needs g = 9.81).
+
+Builders: :func:`two_link_lagrangian` (planar arm, point masses at the link ends or midpoints,
+gravity along -y, angles from the x axis) and :func:`double_pendulum_lagrangian` (point masses at
+the rod ends, angles from the downward vertical, in absolute or relative angles).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Mapping
+
+import numpy as np
+import sympy as sp
+
+from .. import _validate as check
+
+__all__ = [
+    "LagrangianModel",
+    "NumericLagrangian",
+    "derive_lagrangian",
+    "christoffel_C",
+    "christoffel_matrix",
+    "to_numeric",
+    "two_link_lagrangian",
+    "double_pendulum_lagrangian",
+    "double_pendulum_source_lagrangian",
+    "double_pendulum_positions",
+    "absolute_to_relative",
+    "relative_to_absolute",
+    "forward_dynamics_lagrange",
+    "inverse_dynamics_lagrange",
+    "mechanical_energy",
+    "lagrange_ode",
+    "symplectic_euler_lagrange",
+    "trajectory_separation",
+]
+
+
+@dataclass(frozen=True)
+class LagrangianModel:
+    """Symbolic model: coordinates q, velocities qd, energies T, V and M (n, n), C (n, n), G (n,).
+
+    params: the remaining symbols (masses, lengths, g), sorted by name; numbers for them are
+    given to :func:`to_numeric`.
+    """
+
+    q: tuple
+    qd: tuple
+    T: sp.Expr
+    V: sp.Expr
+    M: sp.ImmutableMatrix
+    C: sp.ImmutableMatrix
+    G: sp.ImmutableMatrix
+    params: tuple
+
+    @property
+    def n(self) -> int:
+        return len(self.q)
+
+
+@dataclass(frozen=True)
+class NumericLagrangian:
+    """Numeric functions of a model with its parameters bound (SI units).
+
+    M(q) -> (n, n), C(q, qd) -> (n, n), G(q) -> (n,), T(q, qd) and V(q) -> J,
+    dM(q) -> (n, n, n) with dM[k] = dM/dq_k (so Mdot = sum_k dM[k] qd_k),
+    ``bias(q, qd)`` -> C qd + G (n,) in one call (the fast path of the integrators).
+    """
+
+    n: int
+    M: Callable
+    dM: Callable
+    C: Callable
+    G: Callable
+    T: Callable
+    V: Callable
+    bias: Callable
+    params: Mapping
+
+
+def _simplify(matrix: sp.Matrix) -> sp.ImmutableMatrix:
+    return sp.ImmutableMatrix(matrix.applyfunc(sp.trigsimp))
+
+
+def christoffel_C(M: sp.Matrix, q, qd) -> sp.ImmutableMatrix:
+    """Coriolis/centrifugal matrix from the Christoffel symbols of M (symbolic).
+
+    C_ij = sum_k 1/2 (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) qd_k ;  M (n, n) in q, qd (n,) symbols.
+    """
+    n = len(q)
+    dM = [sp.Matrix(M).diff(qk) for qk in q]
+    C = sp.zeros(n, n)
+    for i in range(n):
+        for j in range(n):
+            C[i, j] = sum(sp.Rational(1, 2) * (dM[k][i, j] + dM[j][i, k] - dM[i][j, k]) * qd[k]
+                          for k in range(n))
+    return _simplify(C)
+
+
+def christoffel_matrix(dM, qd) -> np.ndarray:
+    """Numeric Christoffel C (n, n) from dM (n, n, n) with dM[k] = dM/dq_k, and qd (n,) in rad/s.
+
+    C_ij = sum_k 1/2 (dM[k]_ij + dM[j]_ik - dM[i]_jk) qd_k.
+
+    >>> h = 0.5  # two-link arm: M = [[a + 2b cos q2, c + b cos q2], [., c]], dM/dq2 = -b sin q2 [[2, 1], [1, 0]]
+    >>> dM = np.array([np.zeros((2, 2)), -h * np.array([[2.0, 1.0], [1.0, 0.0]])])
+    >>> christoffel_matrix(dM, [1.0, 2.0])
+    array([[-1. , -1.5],
+           [ 0.5,  0. ]])
+    """
+    qd = check.vector(qd, None, "qd")
+    n = qd.shape[0]
+    dM = np.asarray(dM, dtype=float)
+    if dM.shape != (n, n, n) or not np.all(np.isfinite(dM)):
+        raise ValueError(f"dM must be a finite array of shape ({n}, {n}, {n}), got shape {dM.shape}")
+    return 0.5 * (np.einsum("kij,k->ij", dM, qd) + np.einsum("jik,k->ij", dM, qd)
+                  - np.einsum("ijk,k->ij", dM, qd))
+
+
+def derive_lagrangian(T: sp.Expr, V: sp.Expr, q, qd) -> LagrangianModel:
+    """M, C (Christoffel), G of the system with kinetic energy T(q, qd) and potential energy V(q).
+
+    T must be a homogeneous quadratic form in qd (fixed, time-independent constraints) and V must
+    not depend on qd; otherwise ValueError. A single pendulum (angle from the downward vertical):
+
+    >>> th, thd, m, l, g = sp.symbols("theta dtheta m l g", positive=True)
+    >>> pendulum = derive_lagrangian(m * l**2 * thd**2 / 2, -m * g * l * sp.cos(th), [th], [thd])
+    >>> pendulum.M, pendulum.C, pendulum.G, pendulum.params
+    (Matrix([[l**2*m]]), Matrix([[0]]), Matrix([[g*l*m*sin(theta)]]), (g, l, m))
+    >>> num = to_numeric(pendulum, {"m": 1.0, "l": 2.0, "g": 9.81})
+    >>> forward_dynamics_lagrange(num, [np.pi / 2], [0.0])  # horizontal: qdd = -g / l
+    array([-4.905])
+    """
+    q, qd = tuple(q), tuple(qd)
+    if len(q) != len(qd) or not q:
+        raise ValueError(f"q and qd must be non-empty and of equal length, got {len(q)} and {len(qd)}")
+    T, V = sp.sympify(T), sp.sympify(V)
+    if set(qd) & V.free_symbols:
+        raise ValueError("V must depend on q only, not on the velocities qd")
+    if any(sum(m) != 2 for m in sp.Poly(sp.expand(T), *qd).monoms()):
+        raise ValueError("T must be a homogeneous quadratic form in qd: T = 1/2 qd^T M(q) qd")
+    M = _simplify(sp.hessian(T, qd))
+    G = _simplify(sp.Matrix([sp.diff(V, qi) for qi in q]))
+    C = christoffel_C(M, q, qd)
+    symbols = (T.free_symbols | V.free_symbols) - set(q) - set(qd)
+    return LagrangianModel(q, qd, T, V, M, C, G, tuple(sorted(symbols, key=lambda s: s.name)))
+
+
+@lru_cache(maxsize=64)
+def _compile(model: LagrangianModel) -> dict:
+    """numpy functions of (q, qd, p), compiled once per model (common subexpressions shared)."""
+    args = [list(model.q), list(model.qd), list(model.params)]
+    bias = sp.Matrix(model.C) * sp.Matrix(model.qd) + sp.Matrix(model.G)
+    dM = [sp.Matrix(model.M).diff(qk) for qk in model.q]
+    exprs = {"M": model.M, "dM": dM, "C": model.C, "G": list(model.G), "T": model.T, "V": model.V,
+             "bias": list(bias)}
+    return {k: sp.lambdify(args, e, modules="numpy", cse=True) for k, e in exprs.items()}
+
+
+def to_numeric(model: LagrangianModel, params: Mapping) -> NumericLagrangian:
+    """Bind numbers to the model's parameters (keys: symbol names, e.g. {"m1": 2.0, "g": 9.81}).
+
+    Every parameter must be given, and nothing else (a misspelt name raises ValueError).
+    """
+    names = [s.name for s in model.params]
+    given = {str(k): v for k, v in params.items()}
+    missing, extra = sorted(set(names) - set(given)), sorted(set(given) - set(names))
+    if missing or extra:
+        raise ValueError(f"params must give exactly {names}; missing {missing}, unknown {extra}")
+    p = [check.scalar(given[k], f"params[{k!r}]") for k in names]
+    f, n = _compile(model), model.n
+    zero = np.zeros(n)
+
+    def M(q):
+        return np.asarray(f["M"](q, zero, p), dtype=float)
+
+    return NumericLagrangian(
+        n=n, M=M,
+        dM=lambda q: np.asarray(f["dM"](q, zero, p), dtype=float).reshape(n, n, n),
+        C=lambda q, qd: np.asarray(f["C"](q, qd, p), dtype=float),
+        G=lambda q: np.asarray(f["G"](q, zero, p), dtype=float),
+        T=lambda q, qd: f["T"](q, qd, p),
+        V=lambda q: f["V"](q, zero, p),
+        bias=lambda q, qd: np.asarray(f["bias"](q, qd, p), dtype=float),
+        params=dict(zip(names, p)),
+    )
+
+
+@lru_cache(maxsize=None)
+def two_link_lagrangian(mass_position: str = "end") -> LagrangianModel:
+    """Planar two-link arm, joint angles q1 (from the x axis) and q2 (elbow, relative), gravity -y.
+
+    mass_position "end": point masses m1 at the elbow and m2 at the tip (doc 004);
+    "middle": point masses at the link midpoints, rotational inertia ignored (doc 002).
+    """
+    check.one_of(mass_position, ("end", "middle"), "mass_position")
+    q1, q2, dq1, dq2 = sp.symbols("q1 q2 dq1 dq2", real=True)
+    m1, m2, l1, l2, g = sp.symbols("m1 m2 l1 l2 g", positive=True)
+    s = 1 if mass_position == "end" else sp.Rational(1, 2)
+    elbow = sp.Matrix([l1 * sp.cos(q1), l1 * sp.sin(q1)])
+    p1 = s * elbow
+    p2 = elbow + s * sp.Matrix([l2 * sp.cos(q1 + q2), l2 * sp.sin(q1 + q2)])
+    return _point_masses([p1, p2], [m1, m2], g, (q1, q2), (dq1, dq2))
+
+
+def _point_masses(points, masses, g, q, qd) -> LagrangianModel:
+    """T = sum 1/2 m |p_dot|^2, V = sum m g y for point masses at positions ``points`` (x, y)."""
+    qdv = sp.Matrix(qd)
+    T = sum(sp.Rational(1, 2) * m * (p.jacobian(q) * qdv).dot(p.jacobian(q) * qdv)
+            for p, m in zip(points, masses))
+    V = sum(m * g * p[1] for p, m in zip(points, masses))
+    return derive_lagrangian(sp.expand(T), V, q, qd)
+
+
+@lru_cache(maxsize=None)
+def double_pendulum_lagrangian(angles: str = "absolute") -> LagrangianModel:
+    """Double pendulum (双摆): point masses m1, m2 at the ends of massless rods l1, l2, gravity -y.
+
+    Angles from the downward vertical. "absolute": q = (theta1, theta2), each rod's own angle;
+    "relative": q = (theta1, phi) with phi = theta2 - theta1 the angle of rod 2 relative to rod 1.
+    V is measured from the lowest position (zero when both rods hang down).
+    """
+    check.one_of(angles, ("absolute", "relative"), "angles")
+    m1, m2, l1, l2, g = sp.symbols("m1 m2 l1 l2 g", positive=True)
+    if angles == "absolute":
+        q = sp.symbols("theta1 theta2", real=True)
+        qd = sp.symbols("dtheta1 dtheta2", real=True)
+        th1, th2 = q
+    else:
+        q = sp.symbols("theta1 phi", real=True)
+        qd = sp.symbols("dtheta1 dphi", real=True)
+        th1, th2 = q[0], q[0] + q[1]
+    p1 = l1 * sp.Matrix([sp.sin(th1), -sp.cos(th1)])
+    p2 = p1 + l2 * sp.Matrix([sp.sin(th2), -sp.cos(th2)])
+    model = _point_masses([p1, p2], [m1, m2], g, q, qd)
+    V = sp.expand(model.V + (m1 + m2) * g * l1 + m2 * g * l2)  # zero at the rest position
+    return LagrangianModel(model.q, model.qd, model.T, V, model.M, model.C, model.G, model.params)
+
+
+@lru_cache(maxsize=None)
+def double_pendulum_source_lagrangian() -> LagrangianModel:
+    """The mass matrix printed in the source's exercise 3.8, used with *absolute* angles (wrong).
+
+    M_src = [[(m1+m2) l1^2 + m2 l2^2 + 2 m2 l1 l2 cos(theta2-theta1), m2 l2^2 + m2 l1 l2 cos(theta2-theta1)],
+             [m2 l2^2 + m2 l1 l2 cos(theta2-theta1), m2 l2^2]]
+    is the relative-angle matrix with the absolute-angle cosine. This model takes T_src =
+    1/2 qd^T M_src qd, the correct V, and C from the Christoffel symbols of M_src: it is the
+    Euler-Lagrange system of the wrong Lagrangian, a conservative system of its own.
+    """
+    true = double_pendulum_lagrangian("absolute")
+    m1, m2, l1, l2 = (next(s for s in true.params if s.name == k) for k in ("m1", "m2", "l1", "l2"))
+    (th1, th2), qd = true.q, sp.Matrix(true.qd)
+    c = sp.cos(th2 - th1)
+    M = sp.Matrix([[(m1 + m2) * l1**2 + m2 * l2**2 + 2 * m2 * l1 * l2 * c, m2 * l2**2 + m2 * l1 * l2 * c],
+                   [m2 * l2**2 + m2 * l1 * l2 * c, m2 * l2**2]])
+    T = sp.expand((qd.T * M * qd)[0, 0] / 2)
+    return derive_lagrangian(T, true.V, true.q, true.qd)
+
+
+def double_pendulum_positions(q, l1: float, l2: float, angles: str = "absolute") -> np.ndarray:
+    """Pivot, mass 1 and mass 2 positions (..., 3, 2) in m for q (..., 2) in rad."""
+    check.one_of(angles, ("absolute", "relative"), "angles")
+    q = np.asarray(q, dtype=float)
+    if q.shape[-1:] != (2,) or not np.all(np.isfinite(q)):
+        raise ValueError(f"q must be a finite array of shape (..., 2), got shape {q.shape}")
+    th1 = q[..., 0]
+    th2 = q[..., 1] if angles == "absolute" else q[..., 0] + q[..., 1]
+    p1 = l1 * np.stack([np.sin(th1), -np.cos(th1)], axis=-1)
+    p2 = p1 + l2 * np.stack([np.sin(th2), -np.cos(th2)], axis=-1)
+    return np.stack([np.zeros_like(p1), p1, p2], axis=-2)
+
+
+def relative_to_absolute(q, qd=None):
+    """(theta1, phi) -> (theta1, theta1 + phi); with qd also the velocities. Shapes (..., 2)."""
+    E = np.array([[1.0, 0.0], [1.0, 1.0]])
+    q_abs = np.asarray(q, dtype=float) @ E.T
+    return q_abs if qd is None else (q_abs, np.asarray(qd, dtype=float) @ E.T)
+
+
+def absolute_to_relative(q, qd=None):
+    """(theta1, theta2) -> (theta1, theta2 - theta1); with qd also the velocities. Shapes (..., 2)."""
+    E = np.array([[1.0, 0.0], [-1.0, 1.0]])
+    q_rel = np.asarray(q, dtype=float) @ E.T
+    return q_rel if qd is None else (q_rel, np.asarray(qd, dtype=float) @ E.T)
+
+
+def _damping_matrix(damping, n: int) -> np.ndarray:
+    """D (n, n) from a scalar d >= 0 (d I), a vector (diag) or a symmetric PSD matrix, in N·m·s/rad."""
+    d = np.asarray(damping, dtype=float)
+    if d.ndim == 0:
+        D = check.scalar(d, "damping") * np.eye(n)
+    elif d.ndim == 1:
+        D = np.diag(check.vector(d, n, "damping"))
+    else:
+        D = check.matrix(d, (n, n), "damping")
+    if not np.allclose(D, D.T) or np.linalg.eigvalsh(0.5 * (D + D.T)).min() < -1e-12:
+        raise ValueError(f"damping must be >= 0 (a symmetric positive semidefinite D), got {damping!r}")
+    return D
+
+
+def forward_dynamics_lagrange(num: NumericLagrangian, q, qd, tau=None, damping=0.0) -> np.ndarray:
+    """qdd = M(q)^-1 (tau - C(q, qd) qd - G(q) - D qd)   (n,) in rad/s^2.
+
+    tau: (n,) generalised forces in N·m (default zero); damping: D as for a scalar d (d I), a
+    vector (diagonal) or a matrix, acting on the generalised velocities.
+    """
+    q, qd = check.vector(q, num.n, "q"), check.vector(qd, num.n, "qd")
+    tau = np.zeros(num.n) if tau is None else check.vector(tau, num.n, "tau")
+    D = _damping_matrix(damping, num.n)
+    return np.linalg.solve(num.M(q), tau - num.bias(q, qd) - D @ qd)
+
+
+def inverse_dynamics_lagrange(num: NumericLagrangian, q, qd, qdd) -> np.ndarray:
+    """tau = M(q) qdd + C(q, qd) qd + G(q)   (n,) in N·m."""
+    q, qd = check.vector(q, num.n, "q"), check.vector(qd, num.n, "qd")
+    qdd = check.vector(qdd, num.n, "qdd")
+    return num.M(q) @ qdd + num.bias(q, qd)
+
+
+def mechanical_energy(num: NumericLagrangian, q, qd):
+    """E = T(q, qd) + V(q) in J, for one state (n,) or a trajectory (N, n) -> (N,)."""
+    q, qd = np.asarray(q, dtype=float), np.asarray(qd, dtype=float)
+    if q.shape != qd.shape or q.shape[-1:] != (num.n,) or q.ndim > 2:
+        raise ValueError(f"q and qd must both have shape ({num.n},) or (N, {num.n}), got {q.shape}, {qd.shape}")
+    if not (np.all(np.isfinite(q)) and np.all(np.isfinite(qd))):
+        raise ValueError("q and qd must contain only finite numbers")
+    E = np.asarray(num.T(q.T, qd.T), dtype=float) + np.asarray(num.V(q.T), dtype=float)
+    return float(E) if q.ndim == 1 else np.broadcast_to(E, q.shape[:1]).copy()
+
+
+def lagrange_ode(num: NumericLagrangian, tau=None, damping=0.0) -> Callable:
+    """f(t, x) -> dx/dt for the state x = [q; qd] (2n,): [qd; M^-1 (tau - C qd - G - D qd)].
+
+    tau: constant (n,) generalised forces (default zero); damping as in forward_dynamics_lagrange.
+    """
+    n = num.n
+    tau = np.zeros(n) if tau is None else check.vector(tau, n, "tau")
+    D = _damping_matrix(damping, n)
+    M, bias = num.M, num.bias
+
+    def f(t, x):
+        q, qd = x[:n], x[n:]
+        return np.concatenate([qd, np.linalg.solve(M(q), tau - bias(q, qd) - D @ qd)])
+
+    return f
+
+
+def symplectic_euler_lagrange(num: NumericLagrangian, state0, t_final: float, dt: float, tau=None,
+                              damping=0.0, progress=None):
+    """Symplectic Euler in the canonical momenta p = M(q) qd (辛欧拉), for x = [q; qd] -> (t, X).
+
+        p+ = p + h (1/2 v^T dM/dq(q) v - G(q) + tau - D v),   v = M(q)^-1 p+,
+        q+ = q + h v,   qd+ = M(q+)^-1 p+
+
+    (dL/dq = 1/2 qd^T dM/dq qd - G). The new velocity appears on both sides, so each step solves
+    for it by fixed-point iteration. Without damping this is a symplectic map for any M(q); the
+    naive semi-implicit Euler in (q, qd) is symplectic only when M is constant. Grid, progress
+    and errors as in :mod:`kinematics_lib.dynamics.integrators`.
+    """
+    from .integrators import integrate_fixed_step
+
+    n = num.n
+    tau = np.zeros(n) if tau is None else check.vector(tau, n, "tau")
+    D = _damping_matrix(damping, n)
+
+    def step(f, t, x, h):
+        q, v = x[:n], x[n:]
+        M, dM, G = num.M(q), num.dM(q), num.G(q)
+        M_inv, p = np.linalg.inv(M), M @ v
+        v = v + h * (M_inv @ (tau - num.bias(q, v) - D @ v))  # explicit guess, error O(h^2)
+        for _ in range(100):
+            p_new = p + h * (0.5 * ((dM @ v) @ v) - G + tau - D @ v)
+            v_new = M_inv @ p_new
+            if abs(v_new - v).max() <= 1e-12 * (1.0 + abs(v_new).max()):
+                q_new = q + h * v_new
+                return np.concatenate([q_new, np.linalg.solve(num.M(q_new), p_new)])
+            v = v_new
+        raise ValueError(f"symplectic Euler: the velocity iteration did not converge at t = {t:.4g} s; "
+                         f"reduce dt (now {h:.3g} s)")
+
+    return integrate_fixed_step(step, lagrange_ode(num, tau, damping), state0, t_final, dt, progress)
+
+
+def trajectory_separation(ode, x0, t_final: float = 30.0, dt: float = 0.005, dx: float = 1e-9):
+    """Sensitivity to initial conditions: (t, gap) for two RK4 runs released ``dx`` rad apart.
+
+    ode: f(t, x) with x = [q, qd] (e.g. :func:`lagrange_ode`); the first angle of the second run
+    is shifted by dx. gap (N,) is the largest angle difference, wrapped to (-pi, pi], in rad.
+    """
+    from ..arms.ik import wrap_angle
+    from .integrators import integrate_rk4
+
+    x0 = check.vector(x0, None, "x0")
+    n = x0.shape[0] // 2
+    t, A = integrate_rk4(ode, x0, t_final, dt)
+    _, B = integrate_rk4(ode, x0 + np.eye(x0.shape[0])[0] * check.scalar(dx, "dx"), t_final, dt)
+    return t, np.abs(wrap_angle(A[:, :n] - B[:, :n])).max(axis=1)

@@ -1,0 +1,452 @@
+"""Kinematic trees: the frozen :class:`Model`, joint calculations, builders and configurations.
+
+Bodies are numbered 0..nb-1 with ``parent[i] < i`` (-1 = the fixed world). Body i is attached to
+its parent by joint i; the body frame *is* the joint frame (it moves with the joint). Joint
+placement ``T_tree[i]`` is the pose of joint frame i in its parent's body frame at q = 0.
+
+Joint types and their coordinates (q) and velocities (v):
+
+=============  =====  =====  =========================================================
+type           nq_i   nv_i   meaning
+=============  =====  =====  =========================================================
+revolute       1      1      rotation q about ``axes[i]`` (joint-frame axes), rad
+continuous     1      1      the same without limits (one coordinate, not cos/sin)
+prismatic      1      1      translation q along ``axes[i]``, m
+free           7      6      floating base: q = [p (3), quaternion x y z w (4)],
+                             v = [linear velocity, angular velocity], both in the body
+                             frame (Pinocchio's free-flyer convention)
+=============  =====  =====  =========================================================
+
+Algorithms never modify a model; all state (q, v, a, tau) is passed in and results returned.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+import numpy as np
+
+from .. import _validate as check
+from ..geometry.rotations import quat_multiply, quat_to_matrix, so3_exp
+from ..geometry.spatial import motion_transform, spatial_inertia
+
+__all__ = [
+    "Model",
+    "jcalc",
+    "joint_transforms",
+    "neutral_configuration",
+    "random_configuration",
+    "integrate_configuration",
+    "planar_chain_model",
+    "double_pendulum_model",
+    "random_tree_model",
+    "GRAVITY",
+]
+
+GRAVITY = np.array([0.0, 0.0, -9.81])
+JOINT_TYPES = ("revolute", "continuous", "prismatic", "free")
+_NQ = {"revolute": 1, "continuous": 1, "prismatic": 1, "free": 7}
+_NV = {"revolute": 1, "continuous": 1, "prismatic": 1, "free": 6}
+
+
+def _frozen(a) -> np.ndarray:
+    a = np.array(a, dtype=float)
+    a.setflags(write=False)
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """A kinematic tree with inertias (frozen; algorithms take it and never change it).
+
+    name: robot name; body_names (nb,): body (link) names; body_joint (nb,): name of the joint
+        attaching each body to its parent; parent (nb,): parent index, -1 for the world.
+    joint_types (nb,): 'revolute' | 'continuous' | 'prismatic' | 'free'.
+    axes (nb, 3): joint axis in the joint frame (unit; ignored for 'free').
+    T_tree (nb, 4, 4): joint placement in the parent body frame (at q = 0).
+    inertia (nb, 6, 6): spatial inertia of each body in its own frame, [linear; angular].
+    gravity (3,): gravity acceleration in world coordinates, m/s^2.
+    frames: name -> (body index, T_body_frame (4, 4)): every link of a URDF, including the
+        ones merged away by fixed joints, plus any named point of interest; body -1 means a
+        frame fixed to the world (e.g. the root link of a fixed-base robot).
+    lower, upper (nb,): joint limits of 1-dof joints (rad or m); +-inf when unlimited.
+
+    Derived at construction: nb, nq, nv, q_slice / v_slice per joint, X_tree (the motion
+    transforms of T_tree), and per-joint constant matrices used by :func:`jcalc`.
+    """
+
+    name: str
+    body_names: tuple
+    body_joint: tuple
+    parent: tuple
+    joint_types: tuple
+    axes: np.ndarray
+    T_tree: np.ndarray
+    inertia: np.ndarray
+    gravity: np.ndarray = field(default_factory=lambda: GRAVITY.copy())
+    frames: Mapping = field(default_factory=dict)
+    lower: np.ndarray | None = None
+    upper: np.ndarray | None = None
+
+    def __post_init__(self):
+        set_ = object.__setattr__
+        nb = len(self.parent)
+        for name in ("body_names", "body_joint", "joint_types"):
+            if len(getattr(self, name)) != nb:
+                raise ValueError(f"{name} must have {nb} entries (one per body), got {len(getattr(self, name))}")
+            set_(self, name, tuple(getattr(self, name)))
+        set_(self, "parent", tuple(int(p) for p in self.parent))
+        for i, p in enumerate(self.parent):
+            if not -1 <= p < i:
+                raise ValueError(f"parent[{i}] must satisfy -1 <= parent[i] < i, got {p}")
+        for i, t in enumerate(self.joint_types):
+            check.one_of(t, JOINT_TYPES, f"joint_types[{i}]")
+            if t == "free" and self.parent[i] != -1:
+                raise ValueError(f"joint_types[{i}] = 'free' is only allowed on a root body")
+        axes = check.matrix(self.axes, (nb, 3), "axes")
+        norms = np.linalg.norm(axes, axis=1)
+        moving = [t != "free" for t in self.joint_types]
+        if np.any(norms[moving] < 1e-12):
+            raise ValueError("axes must be non-zero for revolute/continuous/prismatic joints")
+        axes = axes / np.where(norms > 0, norms, 1.0)[:, None]
+        set_(self, "axes", _frozen(axes))
+        T_tree = np.asarray(self.T_tree, dtype=float)
+        if T_tree.shape != (nb, 4, 4):
+            raise ValueError(f"T_tree must have shape ({nb}, 4, 4), got {T_tree.shape}")
+        for i in range(nb):
+            check.transform(T_tree[i], f"T_tree[{i}]")
+        set_(self, "T_tree", _frozen(T_tree))
+        inertia = np.asarray(self.inertia, dtype=float)
+        if inertia.shape != (nb, 6, 6) or not np.allclose(inertia, inertia.transpose(0, 2, 1)):
+            raise ValueError(f"inertia must be {nb} symmetric 6x6 spatial inertias, got shape {inertia.shape}")
+        set_(self, "inertia", _frozen(inertia))
+        set_(self, "gravity", _frozen(check.vector(self.gravity, 3, "gravity")))
+        frames = {k: (int(b), _frozen(check.transform(T, f"frames[{k!r}]"))) for k, (b, T) in dict(self.frames).items()}
+        for k, (b, _) in frames.items():
+            if not -1 <= b < nb:
+                raise ValueError(f"frames[{k!r}] refers to body {b}, the model has {nb} bodies (-1 = world)")
+        for i, n in enumerate(self.body_names):
+            frames.setdefault(n, (i, _frozen(np.eye(4))))
+        set_(self, "frames", MappingProxyType(frames))
+        lower = np.full(nb, -np.inf) if self.lower is None else np.asarray(self.lower, float)
+        upper = np.full(nb, np.inf) if self.upper is None else np.asarray(self.upper, float)
+        if lower.shape != (nb,) or upper.shape != (nb,) or np.any(np.isnan(lower)) or np.any(np.isnan(upper)) \
+                or np.any(lower > upper):
+            raise ValueError(f"lower and upper must be ({nb},) arrays (inf allowed) with lower <= upper")
+        set_(self, "lower", _frozen(lower))
+        set_(self, "upper", _frozen(upper))
+        # index bookkeeping
+        q_slice, v_slice, iq, iv = [], [], 0, 0
+        for t in self.joint_types:
+            q_slice.append(slice(iq, iq + _NQ[t]))
+            v_slice.append(slice(iv, iv + _NV[t]))
+            iq, iv = iq + _NQ[t], iv + _NV[t]
+        set_(self, "nb", nb)
+        set_(self, "nq", iq)
+        set_(self, "nv", iv)
+        set_(self, "q_slice", tuple(q_slice))
+        set_(self, "v_slice", tuple(v_slice))
+        set_(self, "_derived", _joint_constants(self))
+
+    @property
+    def joint_names(self) -> tuple:
+        """Actuated joints in the order of q, excluding a floating base."""
+        return tuple(n for n, t in zip(self.body_joint, self.joint_types) if t != "free")
+
+    @property
+    def floating_base(self) -> bool:
+        return any(t == "free" for t in self.joint_types)
+
+    @property
+    def total_mass(self) -> float:
+        return float(self.inertia[:, 0, 0].sum())
+
+    @property
+    def X_tree(self) -> np.ndarray:
+        """Motion transforms parent body -> joint frame at q = 0 (nb, 6, 6)."""
+        return self._derived["X_tree"]
+
+    @property
+    def S(self) -> tuple:
+        """Motion subspace of each joint in its own frame, (6, nv_i) each (RBDA Table 4.1)."""
+        return self._derived["S"]
+
+    def __repr__(self) -> str:
+        kind = "floating" if self.floating_base else "fixed"
+        return f"Model({self.name!r}, {self.nb} bodies, nq={self.nq}, nv={self.nv}, {kind} base)"
+
+
+def _joint_constants(model: Model) -> dict:
+    """Per-joint constant matrices so that jcalc is a few additions (Rodrigues' formula).
+
+    revolute:  X_J(q) X_tree = X_tree + sin(q) E1 X_tree + (1 - cos q) E2 X_tree,
+               E1 = -diag([a]x, [a]x), E2 = diag([a]x^2, [a]x^2)   (R^T = I - s[a]x + (1-c)[a]x^2)
+    prismatic: X_J(q) X_tree = X_tree + q E1 X_tree,  E1 = [[0, -[a]x], [0, 0]]
+    """
+    X_tree, P1, P2, S = [], [], [], []
+    for i, kind in enumerate(model.joint_types):
+        T = model.T_tree[i]
+        X = motion_transform(T[:3, :3], T[:3, 3])
+        a = model.axes[i]
+        K = np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
+        E1, E2 = np.zeros((6, 6)), np.zeros((6, 6))
+        if kind in ("revolute", "continuous"):
+            E1[:3, :3] = E1[3:, 3:] = -K
+            E2[:3, :3] = E2[3:, 3:] = K @ K
+            s = np.concatenate([np.zeros(3), a])[:, None]
+        elif kind == "prismatic":
+            E1[:3, 3:] = -K
+            s = np.concatenate([a, np.zeros(3)])[:, None]
+        else:
+            s = np.eye(6)
+        for arr in (X, s):
+            arr.setflags(write=False)
+        X_tree.append(X)
+        P1.append(_frozen(E1 @ X))
+        P2.append(_frozen(E2 @ X))
+        S.append(s)
+    one_dof = [t != "free" for t in model.joint_types]
+    S1 = np.array([s[:, 0] if s.shape[1] == 1 else np.zeros(6) for s in S])  # (nb, 6), zero rows for free joints
+    P = np.stack([np.array(X_tree), np.array(P1), np.array(P2)], axis=1).reshape(model.nb, 3, 36)
+    return {"X_tree": _frozen(np.array(X_tree)), "P1": _frozen(np.array(P1)), "P2": _frozen(np.array(P2)),
+            "P": _frozen(P), "tree_is_identity": tuple(bool(np.array_equal(X, np.eye(6))) for X in X_tree),
+            "S": tuple(S), "S1": _frozen(S1),
+            "revolute": np.array([t in ("revolute", "continuous") for t in model.joint_types]),
+            "a_gravity": _frozen(np.concatenate([-model.gravity, np.zeros(3)])),
+            "all_revolute": all(t in ("revolute", "continuous", "free") for t in model.joint_types),
+            "one_dof": np.array(one_dof), "free": tuple(i for i, o in enumerate(one_dof) if not o),
+            "v_one": np.array([model.v_slice[i].start for i in range(model.nb) if one_dof[i]], dtype=int),
+            "q1": np.array([model.q_slice[i].start if one_dof[i] else 0 for i in range(model.nb)]),
+            "v1": np.array([model.v_slice[i].start if one_dof[i] else 0 for i in range(model.nb)])}
+
+
+def jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
+    """(Xup_i, S_i): motion transform parent -> body i at joint coordinates q_i, and the motion subspace.
+
+    Xup_i = X_J(q_i) X_tree_i (RBDA eq. 4.x); S_i (6, nv_i) in body-i coordinates.
+    """
+    kind = model.joint_types[i]
+    d = model._derived
+    if kind == "revolute" or kind == "continuous":
+        q = q_i[0]
+        Xup = d["X_tree"][i] + math.sin(q) * d["P1"][i] + (1.0 - math.cos(q)) * d["P2"][i]
+    elif kind == "prismatic":
+        Xup = d["X_tree"][i] + q_i[0] * d["P1"][i]
+    else:  # free: the body's pose (R, p) in the world, from [p, quaternion]
+        Xup = _free_joint_X(q_i)
+        if not d["tree_is_identity"][i]:
+            Xup = Xup @ d["X_tree"][i]
+    return Xup, d["S"][i]
+
+
+def _free_joint_X(q_i) -> np.ndarray:
+    """X = [[R^T, -R^T [p]x], [0, R^T]] for q_i = [p, quaternion x y z w] (any non-zero norm).
+
+    Written out with Python floats (one array construction): it runs once per dynamics call
+    on a floating-base robot, where numpy's per-call overhead would dominate.
+    """
+    px, py, pz, x, y, z, w = q_i.tolist()
+    s = 2.0 / (x * x + y * y + z * z + w * w)  # normalises the quaternion on the fly
+    # rows of R^T (= columns of R)
+    a0, a1, a2 = 1 - s * (y * y + z * z), s * (x * y + z * w), s * (x * z - y * w)
+    b0, b1, b2 = s * (x * y - z * w), 1 - s * (x * x + z * z), s * (y * z + x * w)
+    c0, c1, c2 = s * (x * z + y * w), s * (y * z - x * w), 1 - s * (x * x + y * y)
+    # -R^T [p]x, row by row: -(r x p)^T ... written as r x p with r a row of R^T
+    return np.array([
+        [a0, a1, a2, a2 * py - a1 * pz, a0 * pz - a2 * px, a1 * px - a0 * py],
+        [b0, b1, b2, b2 * py - b1 * pz, b0 * pz - b2 * px, b1 * px - b0 * py],
+        [c0, c1, c2, c2 * py - c1 * pz, c0 * pz - c2 * px, c1 * px - c0 * py],
+        [0.0, 0.0, 0.0, a0, a1, a2],
+        [0.0, 0.0, 0.0, b0, b1, b2],
+        [0.0, 0.0, 0.0, c0, c1, c2]])
+
+
+def joint_transforms(model: Model, q) -> np.ndarray:
+    """Xup (nb, 6, 6) for all joints at once: :func:`jcalc` vectorised over the bodies.
+
+    For every 1-dof joint Xup_i = X_tree_i + c1_i P1_i + c2_i P2_i with (c1, c2) = (sin q, 1 - cos q)
+    for revolute joints and (q, 0) for prismatic ones; a free root joint is computed on its own.
+    """
+    d = model._derived
+    qj = q[d["q1"]]
+    coeffs = np.empty((model.nb, 1, 3))  # Xup_i = [1, c1, c2] . [X_tree_i, P1_i, P2_i]
+    coeffs[:, 0, 0] = 1.0
+    if d["all_revolute"]:
+        coeffs[:, 0, 1], coeffs[:, 0, 2] = np.sin(qj), 1.0 - np.cos(qj)
+    else:
+        rev = d["revolute"]
+        coeffs[:, 0, 1] = np.where(rev, np.sin(qj), qj)
+        coeffs[:, 0, 2] = np.where(rev, 1.0 - np.cos(qj), 0.0)
+    Xup = (coeffs @ d["P"]).reshape(model.nb, 6, 6)
+    for i in d["free"]:
+        Xup[i] = jcalc(model, i, q[model.q_slice[i]])[0]
+    return Xup
+
+
+# ---------------------------------------------------------------- configurations
+
+
+def neutral_configuration(model: Model) -> np.ndarray:
+    """q with every joint at 0 and a floating base at the origin with identity orientation."""
+    q = np.zeros(model.nq)
+    for i, t in enumerate(model.joint_types):
+        if t == "free":
+            q[model.q_slice[i].start + 6] = 1.0  # quaternion w
+    return q
+
+
+def random_configuration(model: Model, rng: np.random.Generator) -> np.ndarray:
+    """Random q: joints uniform within their limits (or [-pi, pi] / [-1, 1] m when unlimited);
+    a floating base at a random position in [-1, 1]^3 with a uniformly random unit quaternion."""
+    q = np.empty(model.nq)
+    for i, t in enumerate(model.joint_types):
+        s = model.q_slice[i]
+        if t == "free":
+            quat = rng.normal(size=4)
+            quat /= np.linalg.norm(quat)
+            q[s] = np.concatenate([rng.uniform(-1.0, 1.0, 3), quat if quat[3] >= 0 else -quat])
+        else:
+            lo, hi = model.lower[i], model.upper[i]
+            default = (-math.pi, math.pi) if t != "prismatic" else (-1.0, 1.0)
+            lo = lo if np.isfinite(lo) else default[0]
+            hi = hi if np.isfinite(hi) else default[1]
+            q[s] = rng.uniform(lo, hi)
+    return q
+
+
+def integrate_configuration(model: Model, q, v, dt: float = 1.0) -> np.ndarray:
+    """q (+) v dt: add v dt to joint coordinates; move a floating base along its body-frame twist.
+
+    For the free joint: p_new = p + R V(w dt) v dt and R_new = R exp([w dt]x) (exact for a
+    constant body twist), with the quaternion kept unit and w >= 0.
+    """
+    q = np.array(check.vector(q, model.nq, "q"))
+    v = check.vector(v, model.nv, "v")
+    for i, t in enumerate(model.joint_types):
+        qs, vs = model.q_slice[i], model.v_slice[i]
+        if t != "free":
+            q[qs] += v[vs] * dt
+            continue
+        p, quat = q[qs][:3], q[qs][3:7] / np.linalg.norm(q[qs][3:7])
+        lin, ang = v[vs][:3] * dt, v[vs][3:] * dt
+        from ..geometry.transforms import se3_exp  # local import keeps the dependency order visible
+
+        T_step = se3_exp(np.concatenate([lin, ang]))
+        R = quat_to_matrix(quat)
+        p_new = p + R @ T_step[:3, 3]
+        th = np.linalg.norm(ang)
+        dq = np.concatenate([np.sin(th / 2) * ang / th, [np.cos(th / 2)]]) if th > 1e-12 else np.array([*(ang / 2), 1.0])
+        quat_new = quat_multiply(quat, dq)
+        quat_new /= np.linalg.norm(quat_new)
+        if quat_new[3] < 0:
+            quat_new = -quat_new
+        q[qs] = np.concatenate([p_new, quat_new])
+    return q
+
+
+# ---------------------------------------------------------------- builders
+
+
+def _rz(angle: float) -> np.ndarray:
+    T = np.eye(4)
+    T[:3, :3] = so3_exp([0.0, 0.0, angle])
+    return T
+
+
+def planar_chain_model(lengths, masses, com=None, inertias=None, gravity=(0.0, -9.81, 0.0),
+                       base_rotation: float = 0.0, name: str = "planar chain") -> Model:
+    """Planar serial arm in the x-y plane: revolute joints about z, link i along its own x axis.
+
+    lengths (n,), masses (n,): link lengths (m) and masses (kg).
+    com (n,): distance of each link's CoM from its joint along the link (default: the link end,
+        i.e. point masses at the tips, as in the documents' two-link example).
+    inertias (n,): rotational inertia about the CoM about z (kg m^2, default 0: point masses;
+        a uniform rod has m L^2 / 12 with com = L / 2).
+    gravity: default (0, -9.81, 0): a vertical plane with y up.
+    base_rotation: angle of the first link at q = 0 (e.g. -pi/2 for a pendulum hanging down).
+    Frames 'link{i}_tip' mark the end of each link ('tip' is the last one).
+    """
+    L = check.vector(lengths, None, "lengths")
+    n = L.shape[0]
+    m = check.vector(masses, n, "masses")
+    c = L.copy() if com is None else check.vector(com, n, "com")
+    Izz = np.zeros(n) if inertias is None else check.vector(inertias, n, "inertias")
+    if np.any(L <= 0) or np.any(m < 0) or np.any(Izz < 0):
+        raise ValueError("lengths must be positive, masses and inertias non-negative")
+    T_tree, inertia, frames = [], [], {}
+    for i in range(n):
+        T = _rz(base_rotation) if i == 0 else np.eye(4)
+        if i > 0:
+            T[0, 3] = L[i - 1]
+        T_tree.append(T)
+        inertia.append(spatial_inertia(m[i], [c[i], 0.0, 0.0], np.diag([0.0, 0.0, Izz[i]])))
+        tip = np.eye(4)
+        tip[0, 3] = L[i]
+        frames[f"link{i + 1}_tip"] = (i, tip)
+    frames["tip"] = (n - 1, frames[f"link{n}_tip"][1])
+    return Model(name=name, body_names=tuple(f"link{i + 1}" for i in range(n)),
+                 body_joint=tuple(f"joint{i + 1}" for i in range(n)), parent=tuple(range(-1, n - 1)),
+                 joint_types=("revolute",) * n, axes=np.tile([0.0, 0.0, 1.0], (n, 1)),
+                 T_tree=np.array(T_tree), inertia=np.array(inertia), gravity=gravity, frames=frames)
+
+
+def double_pendulum_model(l1: float = 1.0, l2: float = 1.0, m1: float = 1.0, m2: float = 1.0,
+                          g: float = 9.81) -> Model:
+    """Double pendulum (双摆): point masses m1, m2 at the ends of massless rods l1, l2, gravity -y.
+
+    q = (theta1, phi): theta1 is rod 1's angle from the downward vertical, phi = theta2 - theta1
+    the angle of rod 2 relative to rod 1 (the *relative* angles of chapter 4; the absolute angle
+    of rod 2 is theta1 + phi). At q = 0 both rods hang down.
+    """
+    return planar_chain_model([l1, l2], [m1, m2], gravity=(0.0, -check.positive(g, "g"), 0.0),
+                              base_rotation=-math.pi / 2, name="double pendulum")
+
+
+def _random_inertia(rng: np.random.Generator) -> np.ndarray:
+    """A physically valid random spatial inertia (principal moments obey the triangle inequality)."""
+    mass = rng.uniform(0.5, 3.0)
+    com = rng.uniform(-0.2, 0.2, 3)
+    d = rng.uniform(0.05, 0.5, 3)  # I = sum of m_k d_k^2-like terms: valid by construction
+    principal = np.array([d[1] + d[2], d[0] + d[2], d[0] + d[1]]) * mass * 0.1
+    Q = so3_exp(rng.normal(size=3))
+    return spatial_inertia(mass, com, Q @ np.diag(principal) @ Q.T)
+
+
+def random_tree_model(n_bodies: int, rng: np.random.Generator, *, floating_base: bool = False,
+                      joint_types=("revolute", "prismatic", "continuous"), chain: bool = False,
+                      gravity=GRAVITY) -> Model:
+    """A random kinematic tree for tests and benchmarks (parent[i] < i, unaligned axes).
+
+    Each non-root body picks a random earlier parent (``chain=True``: parent = i - 1), a random
+    joint type from ``joint_types``, a random unit axis, a random placement and a random
+    physically valid inertia. ``floating_base=True`` makes body 0 a free-floating base.
+    """
+    n = int(n_bodies)
+    if n < 1:
+        raise ValueError(f"n_bodies must be >= 1, got {n_bodies}")
+    parent, types, axes, T_tree, inertia = [], [], [], [], []
+    for i in range(n):
+        if i == 0:
+            parent.append(-1)
+        else:
+            parent.append(i - 1 if chain else int(rng.integers(0, i)))
+        if i == 0 and floating_base:
+            types.append("free")
+        else:
+            types.append(str(joint_types[int(rng.integers(len(joint_types)))]))
+        ax = rng.normal(size=3)
+        axes.append(ax / np.linalg.norm(ax))
+        T = np.eye(4)
+        T[:3, :3] = so3_exp(rng.normal(size=3))
+        T[:3, 3] = rng.uniform(-0.5, 0.5, 3)
+        T_tree.append(T if not (i == 0 and floating_base) else np.eye(4))
+        inertia.append(_random_inertia(rng))
+    lower = np.array([-2.0 if t == "revolute" else -np.inf for t in types])
+    upper = -lower
+    return Model(name=f"random tree ({n} bodies)", body_names=tuple(f"body{i}" for i in range(n)),
+                 body_joint=tuple(("root_joint" if t == "free" else f"joint{i}") for i, t in enumerate(types)),
+                 parent=tuple(parent), joint_types=tuple(types), axes=np.array(axes), T_tree=np.array(T_tree),
+                 inertia=np.array(inertia), gravity=gravity, lower=lower, upper=upper)

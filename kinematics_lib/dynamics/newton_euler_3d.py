@@ -1,0 +1,689 @@
+"""The classic 3-D Newton-Euler recursion (牛顿-欧拉递推) of a serial arm, and the documents' versions.
+
+Correct algorithms (both equal :func:`kinematics_lib.rnea` on the same arm, to rounding):
+
+* :func:`newton_euler` / :func:`newton_euler_terms` -- world-frame vectors on a **standard-DH**
+  arm (:class:`DHArm`): joint i turns (or slides) about z_{i-1} through O_{i-1}; link i carries
+  frame {i} at its far end O_i. The form of document 003 (with its one wrong line corrected).
+* :func:`newton_euler_local` -- every vector of link i in link i's own frame (Craig's form, the
+  formula list of document 001, completed) on a revolute chain :class:`~kinematics_lib.Model`;
+  it can count its own 3-vector operations (exercise 3.4 of document 000).
+* :func:`dh_model` -- the same DH arm as a :class:`~kinematics_lib.Model`, so that the spatial
+  RNEA, CRBA and ABA run on it.
+
+The documents' versions, **errors included**, for running and comparing (chapter 5):
+:func:`rnea_doc000` (document 000, section 3.4.1 pseudocode), :func:`ne_doc003` (document 003,
+section 3.1 pseudocode), :func:`ne_doc001` (document 001, formula list), :func:`rnea_doc001`
+(document 001, C++ "core loop"), and from document 000, section 3.4.2, :func:`aba_doc000` (its
+bias-force line) and :func:`crba_doc000` (its M_ij formula). Each takes ``fixed``: names of lines
+to replace by the correct version (``DOC_FIXES[name]`` lists them), so every wrong line can be
+shown wrong on its own; :func:`doc_line_errors` tabulates that.
+
+Units: SI (m, kg, s, N, N m, rad). Gravity is a world vector (default (0, 0, -9.81)) and enters,
+as in every recursive algorithm, as the base acceleration v_dot_0 = -g.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import _validate as check
+from ..arms.dh import DHRobot, dh_frames, dh_transform
+from .frames import forward_kinematics
+from .model import GRAVITY, Model, jcalc
+from ..geometry.rotations import rot_x, rot_z, so3_exp
+from ..geometry.spatial import cross_force, cross_motion, inertia_parts, motion_transform, spatial_inertia
+
+__all__ = [
+    "DHArm",
+    "random_dh_arm",
+    "dh_model",
+    "NewtonEulerTerms",
+    "newton_euler_terms",
+    "ne_inward",
+    "newton_euler",
+    "newton_euler_local",
+    "NE_LINE_OPS",
+    "FLOP_COSTS",
+    "DOC000_COSTS",
+    "ne_operation_counts",
+    "ne_flops",
+    "DOC_FIXES",
+    "rnea_doc000",
+    "ne_doc003",
+    "ne_doc001",
+    "rnea_doc001",
+    "aba_doc000",
+    "crba_doc000",
+    "doc_line_errors",
+]
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+
+
+# ---------------------------------------------------------------- the arm
+
+
+@dataclass(frozen=True, eq=False)
+class DHArm:
+    """A DH arm with link inertias (frozen).
+
+    robot: the kinematics (:class:`~kinematics_lib.DHRobot`, standard or modified DH).
+    masses (n,): link masses m_i (kg).
+    coms (n, 3): r_{i,ci}, the centre of mass of link i in DH frame {i} (m).
+    inertias (n, 3, 3): I_ci, link i's rotational inertia about its CoM, frame-{i} axes (kg m^2).
+    gravity (3,): gravity in world (= base frame 0) coordinates, m/s^2.
+    """
+
+    robot: DHRobot
+    masses: np.ndarray
+    coms: np.ndarray
+    inertias: np.ndarray
+    gravity: np.ndarray = field(default_factory=lambda: GRAVITY.copy())
+
+    def __post_init__(self):
+        if not isinstance(self.robot, DHRobot):
+            raise ValueError(f"robot must be a DHRobot, got {type(self.robot).__name__}")
+        n = self.robot.n
+        masses = check.vector(self.masses, n, "masses")
+        if np.any(masses < 0):
+            raise ValueError(f"masses must be non-negative, got {masses}")
+        coms = np.asarray(self.coms, dtype=float)
+        inertias = np.asarray(self.inertias, dtype=float)
+        if coms.shape != (n, 3) or not np.all(np.isfinite(coms)):
+            raise ValueError(f"coms must be a finite ({n}, 3) array, got shape {coms.shape}")
+        if inertias.shape != (n, 3, 3) or not np.allclose(inertias, inertias.transpose(0, 2, 1)):
+            raise ValueError(f"inertias must be {n} symmetric 3x3 matrices, got shape {inertias.shape}")
+        for name, value in (("masses", masses), ("coms", coms), ("inertias", inertias),
+                            ("gravity", check.vector(self.gravity, 3, "gravity"))):
+            value = np.array(value)
+            value.setflags(write=False)
+            object.__setattr__(self, name, value)
+
+    @property
+    def n(self) -> int:
+        return self.robot.n
+
+
+def random_dh_arm(n: int, rng: np.random.Generator, joint_types: str | None = None,
+                  convention: str = "standard", gravity=GRAVITY) -> DHArm:
+    """A random DH arm for tests: any a, alpha, d, theta, CoM and a physically valid inertia.
+
+    Principal moments (A, B, C) = (y + z, x + z, x + y) satisfy the triangle inequality.
+    """
+    n = int(n)
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    robot = DHRobot(a=rng.uniform(0.1, 0.6, n), alpha=rng.uniform(-np.pi, np.pi, n),
+                    d=rng.uniform(-0.3, 0.3, n), theta=rng.uniform(-np.pi, np.pi, n),
+                    joint_types=joint_types or "R" * n, convention=convention, name=f"random {n}-link arm")
+    masses = rng.uniform(0.5, 3.0, n)
+    inertias = []
+    for m in masses:
+        x = rng.uniform(0.01, 0.05, 3)
+        Q = so3_exp(rng.normal(size=3))
+        inertias.append(Q @ np.diag(m * np.array([x[1] + x[2], x[0] + x[2], x[0] + x[1]])) @ Q.T)
+    return DHArm(robot, masses, rng.uniform(-0.2, 0.2, (n, 3)), np.array(inertias), gravity)
+
+
+def _split_link(robot: DHRobot, i: int) -> tuple[np.ndarray, np.ndarray]:
+    """(P, Q) with the DH link transform A_i(q_i) = P J(q_i) Q, J = Rz(q) or Tz(q).
+
+    standard  A = Rz(theta) Tz(d) Tx(a) Rx(alpha):  R: P = Rz(theta), Q = Tz(d) Tx(a) Rx(alpha);
+                                                    P: P = Rz(theta) Tz(d), Q = Tx(a) Rx(alpha).
+    modified  A = Rx(alpha) Tx(a) Rz(theta) Tz(d):  R: P = Rx Tx Rz(theta), Q = Tz(d);
+                                                    P: P = Rx Tx Rz(theta) Tz(d), Q = 1.
+    """
+    a, alpha, d, theta = robot.a[i], robot.alpha[i], robot.d[i], robot.theta[i]
+    Rz, Tz = np.eye(4), np.eye(4)
+    Rz[:3, :3] = rot_z(theta)
+    Tz[2, 3] = d
+    if robot.convention == "standard":
+        rest = dh_transform(a, alpha, 0.0, 0.0, "standard")  # Tx(a) Rx(alpha)
+        return (Rz, Tz @ rest) if robot.joint_types[i] == "R" else (Rz @ Tz, rest)
+    head = np.eye(4)
+    head[:3, :3], head[0, 3] = rot_x(alpha), a  # Rx(alpha) Tx(a)
+    return (head @ Rz, Tz) if robot.joint_types[i] == "R" else (head @ Rz @ Tz, np.eye(4))
+
+
+def dh_model(arm: DHArm, name: str | None = None) -> Model:
+    """The arm as a :class:`~kinematics_lib.Model` (one body per link, joint axes = local z).
+
+    Body i's frame B_i = T_{W,i-1} P_i J(q_i) sits on joint i's axis and moves with link i; DH
+    frame {i} = B_i Q_i is kept as the model frame ``f"dh{i+1}"`` and the tool as ``"tool"``.
+    T_tree[0] = T_base P_0, T_tree[i] = Q_{i-1} P_i; link inertias are moved from {i} to B_i.
+    """
+    robot = arm.robot
+    parts = [_split_link(robot, i) for i in range(robot.n)]
+    T_tree, inertia, frames = [], [], {}
+    for i, (P, Q) in enumerate(parts):
+        T_tree.append((robot.T_base if i == 0 else parts[i - 1][1]) @ P)
+        R_Q = Q[:3, :3]
+        inertia.append(spatial_inertia(arm.masses[i], R_Q @ arm.coms[i] + Q[:3, 3], R_Q @ arm.inertias[i] @ R_Q.T))
+        frames[f"dh{i + 1}"] = (i, Q)
+    frames["tool"] = (robot.n - 1, parts[-1][1] @ robot.T_tool)
+    kinds = {"R": "revolute", "P": "prismatic"}
+    return Model(name=name or robot.name, body_names=tuple(f"link{i + 1}" for i in range(robot.n)),
+                 body_joint=tuple(f"joint{i + 1}" for i in range(robot.n)), parent=tuple(range(-1, robot.n - 1)),
+                 joint_types=tuple(kinds[t] for t in robot.joint_types), axes=np.tile([0.0, 0.0, 1.0], (robot.n, 1)),
+                 T_tree=np.array(T_tree), inertia=np.array(inertia), gravity=arm.gravity, frames=frames,
+                 lower=robot.q_min, upper=robot.q_max)
+
+
+# ---------------------------------------------------------------- classic NE, world frame
+
+
+@dataclass(frozen=True)
+class NewtonEulerTerms:
+    """Every vector of the classic recursion, world coordinates, one row per link i = 1..n.
+
+    omega, omega_dot: angular velocity/acceleration of link i (rad/s, rad/s^2);
+    v_dot: acceleration of O_i (m/s^2, gravity included as v_dot_0 = -g); v_dot_c: of the CoM;
+    F, N: inertial force m a_c (N) and moment about the CoM (N m); f, n: force and moment
+    (about O_{i-1}) exerted on link i by link i-1; tau (n,): joint torques/forces.
+    origins (n+1, 3): O_0..O_n; coms (n, 3): CoM positions; z (n, 3): joint axes z_0..z_{n-1}.
+    """
+
+    omega: np.ndarray
+    omega_dot: np.ndarray
+    v_dot: np.ndarray
+    v_dot_c: np.ndarray
+    F: np.ndarray
+    N: np.ndarray
+    f: np.ndarray
+    n: np.ndarray
+    tau: np.ndarray
+    origins: np.ndarray
+    coms: np.ndarray
+    z: np.ndarray
+
+
+def _world_geometry(arm: DHArm, q):
+    """O (n+1, 3), z (n+1, 3), r_{i-1,i} (n, 3), r_{i,ci} (n, 3), I_ci (n, 3, 3), world frame."""
+    if arm.robot.convention != "standard":
+        raise ValueError("arm.robot.convention must be 'standard' (joint i about z_{i-1}); got 'modified'")
+    T = dh_frames(arm.robot, q)
+    O, z, R = T[:, :3, 3], T[:, :3, 2], T[1:, :3, :3]
+    rc = np.einsum("nij,nj->ni", R, arm.coms)
+    I = R @ arm.inertias @ R.transpose(0, 2, 1)
+    return O, z, O[1:] - O[:-1], rc, I
+
+
+def _state(arm: DHArm, q, qd, qdd):
+    return (check.vector(q, arm.n, "q"), check.vector(qd, arm.n, "qd"), check.vector(qdd, arm.n, "qdd"))
+
+
+def newton_euler_terms(arm: DHArm, q, qd, qdd) -> NewtonEulerTerms:
+    """The classic Newton-Euler recursion in world coordinates (standard DH, joint i about z_{i-1}).
+
+    Outward, i = 1..n (omega_0 = omega_dot_0 = 0, v_dot_0 = -g), revolute joint i:
+        omega_i = omega_{i-1} + qd_i z_{i-1}
+        omega_dot_i = omega_dot_{i-1} + qdd_i z_{i-1} + omega_{i-1} x qd_i z_{i-1}
+        v_dot_i = v_dot_{i-1} + omega_dot_i x r_{i-1,i} + omega_i x (omega_i x r_{i-1,i})
+    (prismatic: omega, omega_dot unchanged, v_dot gains qdd_i z_{i-1} + 2 qd_i omega_i x z_{i-1})
+        v_dot_ci = v_dot_i + omega_dot_i x r_{i,ci} + omega_i x (omega_i x r_{i,ci})
+        F_i = m_i v_dot_ci,   N_i = I_i omega_dot_i + omega_i x I_i omega_i   (I_i about the CoM)
+    Inward, i = n..1 (f_{n+1} = n_{n+1} = 0), moments about O_{i-1}, r_{i-1,ci} = r_{i-1,i} + r_{i,ci}:
+        f_i = F_i + f_{i+1},   n_i = N_i + n_{i+1} + r_{i-1,ci} x F_i + r_{i-1,i} x f_{i+1}
+        tau_i = n_i . z_{i-1} (revolute)  or  f_i . z_{i-1} (prismatic)
+    """
+    q, qd, qdd = _state(arm, q, qd, qdd)
+    O, z, r, rc, I = _world_geometry(arm, q)
+    n = arm.n
+    out = {k: np.zeros((n, 3)) for k in ("omega", "omega_dot", "v_dot", "v_dot_c", "F", "N", "f", "n")}
+    w, wd, vd = np.zeros(3), np.zeros(3), -arm.gravity
+    for i in range(n):  # outward: base to tip
+        if arm.robot.joint_types[i] == "R":
+            wd = wd + qdd[i] * z[i] + _cross(w, qd[i] * z[i])
+            w = w + qd[i] * z[i]
+            vd = vd + _cross(wd, r[i]) + _cross(w, _cross(w, r[i]))
+        else:
+            vd = vd + _cross(wd, r[i]) + _cross(w, _cross(w, r[i])) + qdd[i] * z[i] + 2 * qd[i] * _cross(w, z[i])
+        vdc = vd + _cross(wd, rc[i]) + _cross(w, _cross(w, rc[i]))
+        row = (w, wd, vd, vdc, arm.masses[i] * vdc, I[i] @ wd + _cross(w, I[i] @ w))
+        for key, value in zip(("omega", "omega_dot", "v_dot", "v_dot_c", "F", "N"), row):
+            out[key][i] = value
+    out["f"], out["n"], tau = ne_inward(out["F"], out["N"], r, rc, z[:-1], arm.robot.joint_types)
+    return NewtonEulerTerms(**out, tau=tau, origins=O, coms=O[1:] + rc, z=z[:-1])
+
+
+def ne_inward(F, N, r, rc, z, joint_types: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Inward pass of the world-frame recursion: (f, n, tau) from the links' inertial F, N.
+
+    F, N (n, 3): m_i v_dot_ci and N_i; r (n, 3): r_{i-1,i} = O_i - O_{i-1}; rc (n, 3): r_{i,ci} =
+    c_i - O_i; z (n, 3): joint axes z_{i-1}; joint_types: 'R'/'P' letters (default all 'R').
+    For i = n..1 with f_{n+1} = n_{n+1} = 0 (moments about O_{i-1}, the point on joint i's axis):
+        f_i = F_i + f_{i+1},   n_i = N_i + n_{i+1} + (r_{i-1,i} + r_{i,ci}) x F_i + r_{i-1,i} x f_{i+1}
+        tau_i = n_i . z_{i-1} (revolute) or f_i . z_{i-1} (prismatic)
+    """
+    F, N, r, rc, z = (check.matrix(x, (None, 3), name) for x, name in
+                      ((F, "F"), (N, "N"), (r, "r"), (rc, "rc"), (z, "z")))
+    n = F.shape[0]
+    if any(x.shape[0] != n for x in (N, r, rc, z)):
+        raise ValueError(f"F, N, r, rc and z must all have shape ({n}, 3)")
+    types = joint_types or "R" * n
+    f, m, tau = np.zeros((n, 3)), np.zeros((n, 3)), np.zeros(n)
+    f_next, n_next = np.zeros(3), np.zeros(3)
+    for i in range(n - 1, -1, -1):  # inward: tip to base
+        f[i] = F[i] + f_next
+        m[i] = N[i] + n_next + _cross(r[i] + rc[i], F[i]) + _cross(r[i], f_next)
+        tau[i] = (m[i] if types[i] == "R" else f[i]) @ z[i]
+        f_next, n_next = f[i], m[i]
+    return f, m, tau
+
+
+def newton_euler(arm: DHArm, q, qd, qdd) -> np.ndarray:
+    """Joint torques tau (n,) of the classic world-frame recursion (see :func:`newton_euler_terms`)."""
+    return newton_euler_terms(arm, q, qd, qdd).tau
+
+
+# ---------------------------------------------------------------- classic NE, link frames (counted)
+
+
+class _Ops:
+    """3-vector operations that count themselves in a Counter (add, scale, cross, matvec, dot)."""
+
+    def __init__(self, count: Counter | None):
+        self.count = count if count is not None else Counter()
+
+    def add(self, *vs):
+        self.count["add"] += len(vs) - 1
+        return sum(vs[1:], vs[0])
+
+    def scale(self, s, v):
+        self.count["scale"] += 1
+        return s * v
+
+    def cross(self, a, b):
+        self.count["cross"] += 1
+        return _cross(a, b)
+
+    def matvec(self, A, b):
+        self.count["matvec"] += 1
+        return A @ b
+
+    def dot(self, a, b):
+        self.count["dot"] += 1
+        return float(a @ b)
+
+
+def _revolute_chain(model: Model, q, qd, qdd, q_in_R: bool = True):
+    """Per body: R_i (rotation of frame i in frame i-1, with the joint angle when q_in_R), p_i, z_i,
+    m_i, c_i, I_ci, all in body frames; raises unless the model is a revolute serial chain."""
+    if model.parent != tuple(range(-1, model.nb - 1)) or any(t not in ("revolute", "continuous")
+                                                            for t in model.joint_types):
+        raise ValueError("model must be a serial chain of revolute joints (parent[i] = i - 1)")
+    q, qd, qdd = (check.vector(x, model.nv, name) for x, name in ((q, "q"), (qd, "qd"), (qdd, "qdd")))
+    R_tree, p = model.T_tree[:, :3, :3], model.T_tree[:, :3, 3]
+    R = np.array([R_tree[i] @ so3_exp(model.axes[i] * q[i]) for i in range(model.nb)]) if q_in_R else R_tree
+    m, c, I = zip(*(inertia_parts(Ii) for Ii in model.inertia))
+    return q, qd, qdd, R, p, model.axes, np.array(m), np.array(c), np.array(I)
+
+
+def newton_euler_local(model: Model, q, qd, qdd, count: Counter | None = None) -> np.ndarray:
+    """Classic Newton-Euler with every vector of link i in its own frame i (Craig's form).
+
+    Frame i is body i's joint frame (on joint i's axis z_i); R_i, p_i: orientation and origin of
+    frame i in frame i-1 (R_i includes the joint rotation); c_i, I_i: CoM and inertia about it.
+        omega_i = R_i^T omega_{i-1} + qd_i z_i
+        omega_dot_i = R_i^T omega_dot_{i-1} + (R_i^T omega_{i-1}) x (qd_i z_i) + qdd_i z_i
+        v_dot_i = R_i^T (omega_dot_{i-1} x p_i + omega_{i-1} x (omega_{i-1} x p_i) + v_dot_{i-1})
+        v_dot_ci = omega_dot_i x c_i + omega_i x (omega_i x c_i) + v_dot_i
+        F_i = m_i v_dot_ci,   N_i = I_i omega_dot_i + omega_i x (I_i omega_i)
+        f_i = R_{i+1} f_{i+1} + F_i
+        n_i = N_i + R_{i+1} n_{i+1} + c_i x F_i + p_{i+1} x (R_{i+1} f_{i+1})
+        tau_i = n_i . z_i
+    with omega_0 = omega_dot_0 = 0, v_dot_0 = -g and a zero wrench beyond the last link (its
+    R_{n+1} = 1, p_{n+1} = 0, still applied so that every link costs the same: see NE_LINE_OPS).
+    count: optional Counter, incremented by the number of each 3-vector operation as written.
+    """
+    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model, q, qd, qdd)
+    o, n = _Ops(count), model.nb
+    w, wd, vd = np.zeros(3), np.zeros(3), -model.gravity
+    F, N = np.zeros((n, 3)), np.zeros((n, 3))
+    for i in range(n):  # outward: base to tip
+        Rt = R[i].T
+        vd = o.matvec(Rt, o.add(o.cross(wd, p[i]), o.cross(w, o.cross(w, p[i])), vd))
+        wd = o.add(o.matvec(Rt, wd), o.cross(o.matvec(Rt, w), o.scale(qd[i], z[i])), o.scale(qdd[i], z[i]))
+        w = o.add(o.matvec(Rt, w), o.scale(qd[i], z[i]))
+        vdc = o.add(o.cross(wd, c[i]), o.cross(w, o.cross(w, c[i])), vd)
+        F[i] = o.scale(m[i], vdc)
+        N[i] = o.add(o.matvec(I[i], wd), o.cross(w, o.matvec(I[i], w)))
+    f, nn, tau = np.zeros(3), np.zeros(3), np.zeros(n)
+    for i in range(n - 1, -1, -1):  # inward: tip to base
+        R_next, p_next = (R[i + 1], p[i + 1]) if i + 1 < n else (np.eye(3), np.zeros(3))
+        Rf = o.matvec(R_next, f)
+        nn = o.add(N[i], o.matvec(R_next, nn), o.cross(c[i], F[i]), o.cross(p_next, o.matvec(R_next, f)))
+        f = o.add(Rf, F[i])
+        tau[i] = o.dot(nn, z[i])
+    return tau
+
+
+#: 3-vector operations per link in each line of :func:`newton_euler_local`, counted as written
+#: (no product reused between lines; forming R_i from q_i is not counted).
+NE_LINE_OPS = {
+    "omega": {"matvec": 1, "scale": 1, "add": 1},
+    "omega_dot": {"matvec": 2, "scale": 2, "cross": 1, "add": 2},
+    "v_dot": {"cross": 3, "add": 2, "matvec": 1},
+    "v_dot_c": {"cross": 3, "add": 2},
+    "F": {"scale": 1},
+    "N": {"matvec": 2, "cross": 1, "add": 1},
+    "f": {"matvec": 1, "add": 1},
+    "n": {"matvec": 2, "cross": 2, "add": 3},
+    "tau": {"dot": 1},
+}
+
+#: floating-point operations (multiplications + additions) of each 3-vector operation.
+FLOP_COSTS = {"add": 3, "scale": 3, "cross": 9, "matvec": 15, "dot": 5}
+#: the costs document 000 uses in its exercise 3.4 answer (multiplications only for x and A b).
+DOC000_COSTS = {"add": 3, "scale": 3, "cross": 6, "matvec": 9, "dot": 3}
+
+
+def ne_operation_counts() -> dict:
+    """Total 3-vector operations per link of the local-frame recursion: {'add': 12, 'scale': 4, ...}."""
+    total = Counter()
+    for ops in NE_LINE_OPS.values():
+        total.update(ops)
+    return dict(total)
+
+
+def ne_flops(n_links: int, costs: dict | None = None) -> int:
+    """Operations of the recursion on n links: n * sum_k count_k * cost_k (default: FLOP_COSTS).
+
+    >>> ne_flops(1), ne_flops(1, DOC000_COSTS), ne_flops(10)
+    (278, 192, 2780)
+    """
+    n = int(n_links)
+    if n < 0:
+        raise ValueError(f"n_links must be >= 0, got {n_links}")
+    costs = dict(FLOP_COSTS if costs is None else costs)
+    missing = set(ne_operation_counts()) - set(costs)
+    if missing:
+        raise ValueError(f"costs must give a cost for every operation, missing {sorted(missing)}")
+    return n * int(sum(k * costs[op] for op, k in ne_operation_counts().items()))
+
+
+# ---------------------------------------------------------------- the documents' versions
+
+#: the lines of each document version that ``fixed`` can replace by the correct line.
+DOC_FIXES = {
+    "rnea_doc000": ("z", "F", "n"),
+    "ne_doc003": ("n", "tau"),
+    "ne_doc001": ("omega_dot",),
+    "rnea_doc001": ("R", "omega", "alpha", "a_c", "f", "n"),
+    "aba_doc000": ("p",),
+    "crba_doc000": ("max",),
+}
+
+
+def _fixes(name: str, fixed) -> frozenset:
+    fixed = frozenset(fixed)
+    unknown = fixed - set(DOC_FIXES[name])
+    if unknown:
+        raise ValueError(f"fixed must be a subset of {DOC_FIXES[name]}, got {sorted(unknown)}")
+    return fixed
+
+
+def rnea_doc000(model: Model, q, qd, qdd, fixed=()) -> np.ndarray:
+    """Document 000, section 3.4.1 RNEA pseudocode -- reproduced as written, errors included.
+
+    World-frame vectors on a revolute chain; doc link k = body k-1, link 0 = the fixed world,
+    r[i,i+1] = O_{i+1} - O_i between body origins (each on its own joint axis, so r[i,i+1] is
+    fixed in link i), axis[i] the world joint axis, c_i = r_{i,ci}, I[i] about the CoM:
+        v[i+1] = v[i] + w[i] x r[i,i+1] + qd[i+1] z[i+1]             (z read as the axis)
+        w[i+1] = w[i] + qd[i+1] axis[i+1]
+        a[i+1] = a[i] + al[i] x r + w[i] x (w[i] x r) + qdd[i+1] z[i+1]   <- 'z': no such term
+        al[i+1] = al[i] + qdd[i+1] axis[i+1] + w[i] x (qd[i+1] axis[i+1])
+        F[i] = m[i] (a[i] - g)            <- 'F': a[i] is the origin's, not the CoM's acceleration
+        N[i] = I[i] al[i] + w[i] x (I[i] w[i])
+        f[i-1] = f[i] + F[i]
+        n[i-1] = n[i] + N[i] + r[i-1,i] x f[i]   <- 'n': c_i x F[i] missing, lever r[i,i+1]
+        tau[i] = n[i-1] . axis[i]
+    fixed: subset of ('z', 'F', 'n'); all three fixed gives the correct torques.
+    """
+    fixed = _fixes("rnea_doc000", fixed)
+    q, qd, qdd, *_ = _revolute_chain(model, q, qd, qdd)
+    T = forward_kinematics(model, q)
+    n = model.nb
+    O = np.vstack([np.zeros(3), T[:, :3, 3]])  # doc links 0..n (0 = world)
+    axis = np.vstack([np.zeros(3), np.einsum("nij,nj->ni", T[:, :3, :3], model.axes)])
+    parts = [inertia_parts(Ii) for Ii in model.inertia]
+    m = [0.0] + [pt[0] for pt in parts]
+    c = np.vstack([np.zeros(3), [T[i, :3, :3] @ parts[i][1] for i in range(n)]])
+    I = [np.zeros((3, 3))] + [T[i, :3, :3] @ parts[i][2] @ T[i, :3, :3].T for i in range(n)]
+    z = np.zeros_like(axis) if "z" in fixed else axis
+    v, w, a, al = (np.zeros((n + 1, 3)) for _ in range(4))
+    for i in range(n):  # doc: for i = 0 to n-1 (qd[i+1] of the doc is qd[i] here)
+        r = O[i + 1] - O[i]
+        v[i + 1] = v[i] + _cross(w[i], r) + qd[i] * z[i + 1]
+        w[i + 1] = w[i] + qd[i] * axis[i + 1]
+        a[i + 1] = a[i] + _cross(al[i], r) + _cross(w[i], _cross(w[i], r)) + qdd[i] * z[i + 1]
+        al[i + 1] = al[i] + qdd[i] * axis[i + 1] + _cross(w[i], qd[i] * axis[i + 1])
+    F, N = np.zeros((n + 1, 3)), np.zeros((n + 1, 3))
+    for i in range(1, n + 1):
+        acc = a[i] + _cross(al[i], c[i]) + _cross(w[i], _cross(w[i], c[i])) if "F" in fixed else a[i]
+        F[i] = m[i] * (acc - model.gravity)
+        N[i] = I[i] @ al[i] + _cross(w[i], I[i] @ w[i])
+    f, nn, tau = np.zeros((n + 1, 3)), np.zeros((n + 1, 3)), np.zeros(n)
+    for i in range(n, 0, -1):  # doc: for i = n to 1; f[n] = n[n] = 0
+        f[i - 1] = f[i] + F[i]
+        if "n" in fixed:
+            lever = O[i + 1] - O[i] if i < n else np.zeros(3)
+            nn[i - 1] = nn[i] + N[i] + _cross(c[i], F[i]) + _cross(lever, f[i])
+        else:
+            nn[i - 1] = nn[i] + N[i] + _cross(O[i] - O[i - 1], f[i])
+        tau[i - 1] = nn[i - 1] @ axis[i]
+    return tau
+
+
+def ne_doc003(arm: DHArm, q, qd, qdd, fixed=()) -> np.ndarray:
+    """Document 003, section 3.1 Newton-Euler pseudocode -- reproduced as written, errors included.
+
+    World frame, standard DH (joint i about z_{i-1}), revolute joints; the document gives no
+    start values, we use omega_0 = omega_dot_0 = 0, v_dot_0 = -g. Its lines:
+        omega_i, omega_dot_i, v_dot_i, v_dot_ci, F_i, N_i   as in :func:`newton_euler_terms`
+        f_i = F_i + f_{i+1}
+        n_i = N_i + n_{i+1} + r_{i,ci} x F_i + r_{i,i+1} x f_{i+1}   <- 'n': moments about O_i
+        tau_i = n_i . z_{i-1}                                        <- 'tau': axis through O_{i-1}
+    The n line (Craig's modified-DH form) and the tau line (standard DH) disagree; fixing either
+    one is enough: 'n' uses r_{i-1,ci}, r_{i-1,i}; 'tau' uses (n_i + r_{i-1,i} x f_i) . z_{i-1}.
+    """
+    fixed = _fixes("ne_doc003", fixed)
+    if fixed == {"n", "tau"}:
+        raise ValueError("fixed may contain 'n' or 'tau', not both (they are alternative corrections)")
+    if set(arm.robot.joint_types) != {"R"}:
+        raise ValueError("arm must have revolute joints only (the document's pseudocode)")
+    q, qd, qdd = _state(arm, q, qd, qdd)
+    O, z, r, rc, I = _world_geometry(arm, q)
+    n = arm.n
+    w, wd, vd = np.zeros(3), np.zeros(3), -arm.gravity
+    F, N = np.zeros((n, 3)), np.zeros((n, 3))
+    for i in range(n):  # i = 1..n of the document
+        wd = wd + qdd[i] * z[i] + _cross(w, qd[i] * z[i])
+        w = w + qd[i] * z[i]
+        vd = vd + _cross(wd, r[i]) + _cross(w, _cross(w, r[i]))
+        vdc = vd + _cross(wd, rc[i]) + _cross(w, _cross(w, rc[i]))
+        F[i], N[i] = arm.masses[i] * vdc, I[i] @ wd + _cross(w, I[i] @ w)
+    f_next, n_next, tau = np.zeros(3), np.zeros(3), np.zeros(n)
+    for i in range(n - 1, -1, -1):  # i = n down to 1
+        r_next = r[i + 1] if i + 1 < n else np.zeros(3)  # r_{i,i+1}; f_{n+1} = 0 anyway
+        f_i = F[i] + f_next
+        if "n" in fixed:
+            n_i = N[i] + n_next + _cross(r[i] + rc[i], F[i]) + _cross(r[i], f_next)
+        else:
+            n_i = N[i] + n_next + _cross(rc[i], F[i]) + _cross(r_next, f_next)
+        tau[i] = (n_i + _cross(r[i], f_i)) @ z[i] if "tau" in fixed else n_i @ z[i]
+        f_next, n_next = f_i, n_i
+    return tau
+
+
+def _inward_local(R, p, z, c, F, N) -> np.ndarray:
+    """Correct local-frame inward pass (the one of :func:`newton_euler_local`), uncounted."""
+    n = len(F)
+    f, nn, tau = np.zeros(3), np.zeros(3), np.zeros(n)
+    for i in range(n - 1, -1, -1):
+        R_next, p_next = (R[i + 1], p[i + 1]) if i + 1 < n else (np.eye(3), np.zeros(3))
+        nn = N[i] + R_next @ nn + _cross(c[i], F[i]) + _cross(p_next, R_next @ f)
+        f = R_next @ f + F[i]
+        tau[i] = nn @ z[i]
+    return tau
+
+
+def ne_doc001(model: Model, q, qd, qdd, fixed=()) -> np.ndarray:
+    """Document 001, formula list (link frames) -- reproduced as written, errors included.
+
+    R_i = orientation of frame i in frame i-1, r_{i-1} = p_i its origin, z = the joint axis
+    (numbers [0, 0, 1] on a DH arm; here the model's axis, always in frame-i coordinates):
+        omega_i = R_i^T omega_{i-1} + z qd_i
+        omega_dot_i = R_i^T omega_dot_{i-1} + R_i^T (omega_{i-1} x z) qd_i + z qdd_i   <- 'omega_dot'
+        v_dot_i = R_i^T (v_dot_{i-1} + omega_dot_{i-1} x r_{i-1} + omega_{i-1} x (omega_{i-1} x r_{i-1}))
+        a_ci = v_dot_i + omega_dot_i x r_ci + omega_i x (omega_i x r_ci)
+        F_i = m_i a_ci,   N_i = I_ci omega_dot_i + omega_i x (I_ci omega_i)
+    The list stops there; the inward pass is the correct one of :func:`newton_euler_local`, and
+    v_dot_0 = -g. 'omega_dot' replaces R_i^T (omega_{i-1} x z) by (R_i^T omega_{i-1}) x z: z is a
+    frame-i vector and must not be crossed with the frame-(i-1) vector omega_{i-1}.
+    """
+    fixed = _fixes("ne_doc001", fixed)
+    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model, q, qd, qdd)
+    n = model.nb
+    w, wd, vd = np.zeros(3), np.zeros(3), -model.gravity
+    F, N = np.zeros((n, 3)), np.zeros((n, 3))
+    for i in range(n):
+        Rt = R[i].T
+        coupling = _cross(Rt @ w, z[i]) if "omega_dot" in fixed else Rt @ _cross(w, z[i])
+        vd = Rt @ (vd + _cross(wd, p[i]) + _cross(w, _cross(w, p[i])))
+        wd = Rt @ wd + coupling * qd[i] + z[i] * qdd[i]
+        w = Rt @ w + z[i] * qd[i]
+        a_c = vd + _cross(wd, c[i]) + _cross(w, _cross(w, c[i]))
+        F[i], N[i] = m[i] * a_c, I[i] @ wd + _cross(w, I[i] @ w)
+    return _inward_local(R, p, z, c, F, N)
+
+
+def rnea_doc001(model: Model, q, qd, qdd, fixed=()) -> np.ndarray:
+    """Document 001, C++ "core loop" of rnea -- reproduced as written, errors included.
+
+    As written it does not compile (``r.cross(v[i-1])`` crosses a vector with a joint rate;
+    ``R_next``, ``r_next`` and, in the second loop, ``j`` are undefined). Our reading: ``v[i-1]``,
+    ``a[i-1]`` = the parent joint's rate times its axis; ``R_next``, ``r_next`` = the child's R
+    and r; ``j`` = joint i; f, n beyond the last link = 0; omega, alpha start at 0. Lines:
+        R = placement rotation                        <- 'R': q never enters (R_tree Rot(z, q_i))
+        omega_i = R^T (omega_{i-1} + r x v[i-1]) + z v[i]                       <- 'omega'
+        alpha_i = R^T (alpha_{i-1} + r x a[i-1] + omega_{i-1} x (omega_{i-1} x r)) + z a[i]  <- 'alpha'
+        a_c = alpha_i x c + omega_i x (omega_i x c)   <- 'a_c': the origin's acceleration (and -g) missing
+        F = m a_c,   N = I alpha + omega x I omega
+        f_i = R_next^T f_{i+1} + F_i                  <- 'f': child to parent is R_next, not R_next^T
+        n_i = R_next^T n_{i+1} + N_i + c x F_i + r_next x (R_next^T f_{i+1})   <- 'n': likewise
+        tau_i = z . n_i
+    fixed: subset of DOC_FIXES['rnea_doc001']; all fixed gives the correct torques.
+    """
+    fixed = _fixes("rnea_doc001", fixed)
+    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model, q, qd, qdd, q_in_R="R" in fixed)
+    n = model.nb
+    w, al, vd = np.zeros((n + 1, 3)), np.zeros((n + 1, 3)), np.zeros((n + 1, 3))
+    vd[-1] = -model.gravity  # row -1 = the world (parent of body 0)
+    F, N = np.zeros((n, 3)), np.zeros((n, 3))
+    for i in range(n):
+        Rt, r = R[i].T, p[i]
+        v_par, a_par = (qd[i - 1] * z[i - 1], qdd[i - 1] * z[i - 1]) if i > 0 else (np.zeros(3), np.zeros(3))
+        vd[i] = Rt @ (vd[i - 1] + _cross(al[i - 1], r) + _cross(w[i - 1], _cross(w[i - 1], r)))
+        if "alpha" in fixed:
+            al[i] = Rt @ al[i - 1] + _cross(Rt @ w[i - 1], z[i] * qd[i]) + z[i] * qdd[i]
+        else:
+            al[i] = Rt @ (al[i - 1] + _cross(r, a_par) + _cross(w[i - 1], _cross(w[i - 1], r))) + z[i] * qdd[i]
+        w[i] = Rt @ w[i - 1] + z[i] * qd[i] if "omega" in fixed else Rt @ (w[i - 1] + _cross(r, v_par)) + z[i] * qd[i]
+        a_c = _cross(al[i], c[i]) + _cross(w[i], _cross(w[i], c[i])) + (vd[i] if "a_c" in fixed else 0.0)
+        F[i], N[i] = m[i] * a_c, I[i] @ al[i] + _cross(w[i], I[i] @ w[i])
+    f, nn, tau = np.zeros(3), np.zeros(3), np.zeros(n)
+    for i in range(n - 1, -1, -1):
+        R_next, r_next = (R[i + 1], p[i + 1]) if i + 1 < n else (np.eye(3), np.zeros(3))
+        Rf = R_next @ f if "f" in fixed else R_next.T @ f
+        nn = (R_next @ nn if "n" in fixed else R_next.T @ nn) + N[i] + _cross(c[i], F[i]) \
+            + _cross(r_next, R_next @ f if "n" in fixed else R_next.T @ f)
+        f = Rf + F[i]
+        tau[i] = z[i] @ nn
+    return tau
+
+
+def aba_doc000(model: Model, q, v, tau, fixed=()) -> np.ndarray:
+    """Document 000, section 3.4.2 ABA steps -- reproduced as written, errors included.
+
+    The document lists two passes: inward "compute I^A[i]; bias force p[i] = v[i] x I^A[i] v[i];
+    propagate to the parent", then outward accelerations. The velocities v[i] it needs come from
+    an outward pass it does not list (ABA has three passes); we run that pass (as kl.aba does).
+    'p': the bias force of body i starts from its own rigid-body inertia, p_i = v_i x* I_i v_i,
+    and *accumulates* the children's contributions; the document's p[i] = v_i x* I^A_i v_i
+    replaces them. Otherwise this is :func:`kinematics_lib.aba` line by line (RBDA Table 7.1).
+    """
+    fixed = _fixes("aba_doc000", fixed)
+    q, v, tau = check.vector(q, model.nq, "q"), check.vector(v, model.nv, "v"), check.vector(tau, model.nv, "tau")
+    nb, parent = model.nb, model.parent
+    Xup, S, vel, c, IA, pA = ([None] * nb for _ in range(6))
+    for i in range(nb):  # pass 1 (not in the document): velocities and velocity-product terms
+        Xup[i], S[i] = jcalc(model, i, q[model.q_slice[i]])
+        vJ = S[i] @ v[model.v_slice[i]]
+        vel[i] = vJ if parent[i] < 0 else Xup[i] @ vel[parent[i]] + vJ
+        c[i] = cross_motion(vel[i], vJ)
+        IA[i] = model.inertia[i].copy()
+        pA[i] = cross_force(vel[i], model.inertia[i] @ vel[i])
+    U, D_inv, u = [None] * nb, [None] * nb, [None] * nb
+    for i in range(nb - 1, -1, -1):  # pass 2: I^A and bias forces, leaves first
+        if "p" not in fixed:
+            pA[i] = cross_force(vel[i], IA[i] @ vel[i])  # the document's line
+        U[i] = IA[i] @ S[i]
+        D_inv[i] = np.linalg.inv(S[i].T @ U[i])
+        u[i] = tau[model.v_slice[i]] - S[i].T @ pA[i]
+        if parent[i] >= 0:
+            Ia = IA[i] - U[i] @ D_inv[i] @ U[i].T
+            IA[parent[i]] += Xup[i].T @ Ia @ Xup[i]
+            pA[parent[i]] += Xup[i].T @ (pA[i] + Ia @ c[i] + U[i] @ D_inv[i] @ u[i])
+    qdd, acc = np.empty(model.nv), [None] * nb
+    a0 = np.concatenate([-model.gravity, np.zeros(3)])
+    for i in range(nb):  # pass 3: accelerations, root first
+        a_p = Xup[i] @ (a0 if parent[i] < 0 else acc[parent[i]]) + c[i]
+        qdd[model.v_slice[i]] = D_inv[i] @ (u[i] - U[i].T @ a_p)
+        acc[i] = a_p + S[i] @ qdd[model.v_slice[i]]
+    return qdd
+
+
+def crba_doc000(model: Model, q, fixed=()) -> np.ndarray:
+    """Document 000, section 3.4.2 CRBA formula M_ij = z_i^T I^C_j z_j -- as written, error included.
+
+    Read with world-frame spatial quantities on a serial chain: z_i = S_i (joint i's motion
+    subspace), I^C_j = the composite spatial inertia of bodies j..n. The formula holds for i <= j
+    only: joint i then moves all of bodies j..n. 'max' uses I^C_max(i,j), the correct formula.
+    """
+    fixed = _fixes("crba_doc000", fixed)
+    if model.parent != tuple(range(-1, model.nb - 1)) or model.nv != model.nb:
+        raise ValueError("model must be a serial chain of 1-dof joints (parent[i] = i - 1)")
+    T = forward_kinematics(model, q)
+    X = [motion_transform(Ti[:3, :3], Ti[:3, 3]) for Ti in T]  # world -> body i
+    S_w = np.array([np.linalg.solve(Xi, model.S[i][:, 0]) for i, Xi in enumerate(X)])
+    I_w = np.array([Xi.T @ Ii @ Xi for Xi, Ii in zip(X, model.inertia)])
+    IC = np.cumsum(I_w[::-1], axis=0)[::-1]  # IC[j] = sum of I_w[j:]
+    n = model.nb
+    M = np.empty((n, n))
+    for i in range(n):
+        for j in range(n):
+            M[i, j] = S_w[i] @ IC[max(i, j) if "max" in fixed else j] @ S_w[j]
+    return M
+
+
+def doc_line_errors(doc_fn, reference, *args) -> dict:
+    """How far a document version is from the correct torques, line by line.
+
+    Returns {'as written': e, 'all fixed': e, 'only <line> wrong': e, ...} with e = max |tau - reference|
+    (N m): 'only <line> wrong' fixes every other line, so a non-zero value convicts that line alone.
+    """
+    lines = DOC_FIXES[doc_fn.__name__]
+    if doc_fn.__name__ == "ne_doc003":  # alternative corrections: each alone makes it right
+        cases = {"as written": (), "n fixed": ("n",), "tau fixed": ("tau",)}
+    else:
+        cases = {"as written": (), "all fixed": lines}
+        cases.update({f"only {k} wrong": tuple(x for x in lines if x != k) for k in lines})
+    ref = np.asarray(reference, dtype=float)
+    return {label: float(np.abs(doc_fn(*args, fixed=fix) - ref).max()) for label, fix in cases.items()}

@@ -1,0 +1,8 @@
+"""The notebook layer: drawing primitives (``plotting``), slider plumbing (``widgets``), one module
+of chapter figures per chapter (``views``), exercise self-checks (``checks``) and timing helpers
+(``benchmarking``).
+
+The only layer that imports matplotlib or ipywidgets. It is not star-imported into
+``kinematics_lib`` (``import kinematics_lib`` stays headless and fast); import what a notebook
+needs, e.g. ``from kinematics_lib.notebook.widgets import interactive_view``.
+"""

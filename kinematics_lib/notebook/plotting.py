@@ -1,0 +1,143 @@
+"""Drawing primitives shared by the chapter views: arms with their frames, ellipses, time series.
+
+Figures are created with ``matplotlib.figure.Figure`` (not pyplot), so nothing is shown twice
+and nothing global is touched; a notebook displays a figure by returning it (or a ``View``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..arms.dh import DHRobot, dh_frames
+
+__all__ = [
+    "new_figure",
+    "draw_frame",
+    "draw_chain",
+    "draw_arm",
+    "arm_points",
+    "draw_ellipse",
+    "planar_axes",
+    "is_planar",
+    "set_equal_3d",
+]
+
+AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")
+
+
+def new_figure(nrows: int = 1, ncols: int = 1, size=(6.0, 4.0), projection: str | None = None):
+    """(fig, axes): a standalone figure; ``projection='3d'`` for 3-D axes. axes is a single Axes
+    for 1x1, else an array."""
+    fig = Figure(figsize=size, layout="constrained")
+    kw = {"projection": projection} if projection else {}
+    axes = [fig.add_subplot(nrows, ncols, k + 1, **kw) for k in range(nrows * ncols)]
+    return fig, axes[0] if len(axes) == 1 else np.array(axes).reshape(nrows, ncols).squeeze()
+
+
+def _is_3d(ax) -> bool:
+    return getattr(ax, "name", "") == "3d"
+
+
+def draw_frame(ax, T, length: float = 0.1, label: str | None = None) -> None:
+    """Draw the x (red), y (green), z (blue, 3-D only) axes of pose T (4, 4) on ax."""
+    T = np.asarray(T, dtype=float)
+    o = T[:3, 3]
+    for k in range(3 if _is_3d(ax) else 2):
+        tip = o + length * T[:3, k]
+        if _is_3d(ax):
+            ax.plot(*zip(o, tip), color=AXIS_COLORS[k], lw=1.5)
+        else:
+            ax.annotate("", xy=tip[:2], xytext=o[:2],
+                        arrowprops=dict(arrowstyle="->", color=AXIS_COLORS[k], lw=1.3))
+    if label:
+        if _is_3d(ax):
+            ax.text(*o, f" {label}", fontsize=8)
+        else:
+            ax.text(o[0], o[1], f" {label}", fontsize=8, va="bottom")
+
+
+def draw_chain(ax, points, color: str = "0.25", lw: float = 4.0, end_marker: str = "o") -> None:
+    """Draw a chain of links through ``points`` (k, 2) or (k, 3): joints as circles, tip marked."""
+    P = np.asarray(points, dtype=float)
+    if _is_3d(ax):
+        ax.plot(P[:, 0], P[:, 1], P[:, 2], "-", color=color, lw=lw, solid_capstyle="round")
+        ax.scatter(P[:-1, 0], P[:-1, 1], P[:-1, 2], s=30, color="white", edgecolor="k", depthshade=False)
+        ax.scatter(*P[-1], s=40, color="tab:orange", marker=end_marker, depthshade=False)
+    else:
+        ax.plot(P[:, 0], P[:, 1], "-", color=color, lw=lw, solid_capstyle="round", zorder=2)
+        ax.plot(P[:-1, 0], P[:-1, 1], "o", ms=7, mfc="white", mec="k", zorder=3)
+        ax.plot(P[-1, 0], P[-1, 1], end_marker, ms=7, color="tab:orange", zorder=4)
+
+
+def is_planar(robot: DHRobot) -> bool:
+    """True when every joint axis stays along world z at q = 0 and the arm lies in z = 0."""
+    frames = dh_frames(robot, np.zeros(robot.n))
+    return bool(np.allclose(frames[:, :3, 2], [0.0, 0.0, 1.0]) and np.allclose(frames[:, 2, 3], 0.0)
+                and np.allclose(robot.T_tool[2, 3], 0.0))
+
+
+def set_equal_3d(ax, points, margin: float = 0.1) -> None:
+    """Equal scaling on 3-D axes around ``points`` (k, 3)."""
+    P = np.asarray(points, dtype=float)
+    center = 0.5 * (P.max(axis=0) + P.min(axis=0))
+    half = 0.5 * max(float(np.ptp(P, axis=0).max()), 1e-3) + margin
+    ax.set_xlim(center[0] - half, center[0] + half)
+    ax.set_ylim(center[1] - half, center[1] + half)
+    ax.set_zlim(center[2] - half, center[2] + half)
+    ax.set_box_aspect((1, 1, 1))
+
+
+def arm_points(robot: DHRobot, q) -> np.ndarray:
+    """The polyline of an arm drawing (n + 2, 3): origins of DH frames 0..n, then the tool point."""
+    Ts = dh_frames(robot, q)
+    return np.vstack([Ts[:, :3, 3], (Ts[-1] @ robot.T_tool)[:3, 3]])
+
+
+def draw_arm(ax, robot: DHRobot, q, frames: bool = True, frame_length: float | None = None,
+             color: str = "0.25", reach: float | None = None) -> np.ndarray:
+    """Draw a DH arm at q (links through the frame origins, plus the tool point); return the frames.
+
+    On 2-D axes the x-y projection is drawn; on 3-D axes the arm in space.
+    """
+    Ts = dh_frames(robot, q)
+    T_E = Ts[-1] @ robot.T_tool
+    points = arm_points(robot, q)
+    size = reach or max(float(np.abs(robot.a).sum() + np.abs(robot.d).sum()), 1e-3)
+    length = frame_length or 0.15 * size
+    draw_chain(ax, points if _is_3d(ax) else points[:, :2], color=color)
+    if frames:
+        for i, T in enumerate(Ts):
+            draw_frame(ax, T, length, label=f"{{{i}}}")
+        draw_frame(ax, T_E, length, label="E")
+    if _is_3d(ax):
+        set_equal_3d(ax, np.vstack([points, [[0, 0, 0]]]), margin=0.1 * size)
+        ax.set_xlabel("x [m]")
+        ax.set_ylabel("y [m]")
+        ax.set_zlabel("z [m]")
+    else:
+        planar_axes(ax, 1.1 * size)
+    return Ts
+
+
+def planar_axes(ax, lim: float, title: str = "", xlabel: str = "x [m]", ylabel: str = "y [m]") -> None:
+    """Square, equal-aspect 2-D axes over [-lim, lim]^2 with a light grid and metre labels."""
+    ax.set_xlim(-lim, lim)
+    ax.set_ylim(-lim, lim)
+    ax.set_aspect("equal")
+    ax.grid(True, alpha=0.3)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title, fontsize=9)
+
+
+def draw_ellipse(ax, center, A, color: str = "tab:purple", label: str | None = None, n: int = 120) -> None:
+    """Draw the image of the unit circle under the 2x2 matrix A, centred at ``center``.
+
+    With A = J (a 2x2 planar Jacobian, or J J^T's square root) this is the manipulability
+    ellipse: the end-effector velocities reachable with |qdot| <= 1.
+    """
+    t = np.linspace(0.0, 2.0 * np.pi, n)
+    pts = np.asarray(center)[:2, None] + np.asarray(A, dtype=float) @ np.vstack([np.cos(t), np.sin(t)])
+    ax.plot(pts[0], pts[1], color=color, lw=1.8, label=label)

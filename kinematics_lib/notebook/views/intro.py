@@ -1,0 +1,115 @@
+"""Chapter 1 views: a frame turned by roll-pitch-yaw, with R, the quaternion and the recovered rpy.
+
+Not star-imported; use ``from kinematics_lib.notebook.views.intro import frame_view``.
+
+The slider values of :func:`frame_view` are in degrees (the argument names say so); everything
+computed inside is in radians, as everywhere else in kinematics_lib.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ... import _validate as check
+from ..plotting import draw_frame, new_figure, set_equal_3d
+from ...geometry.rotations import matrix_to_axis_angle, matrix_to_quat, matrix_to_rpy, rot_y, rot_z, rpy_to_matrix
+from ..widgets import View
+
+__all__ = ["rpy_rate_matrix", "frame_view", "GIMBAL_WARNING"]
+
+#: |cos(pitch)| below this is reported as "near gimbal lock" (pitch within ~5.7 deg of +-90 deg).
+GIMBAL_WARNING = 0.1
+_LOCK = 1e-9  # the threshold that kl.matrix_to_rpy uses for the gimbal-lock branch
+
+
+def rpy_rate_matrix(rpy) -> np.ndarray:
+    """E(rpy) (3, 3) such that omega_W = E @ d(rpy)/dt, for R_WB = Rz(yaw) Ry(pitch) Rx(roll).
+
+    The columns are the three "gimbal" axes in world coordinates: the roll axis
+    Rz(yaw) Ry(pitch) e_x (= x_B), the pitch axis Rz(yaw) e_y and the yaw axis e_z.
+    det E = cos(pitch): at pitch = +-pi/2 the roll and yaw axes coincide and E is singular
+    (gimbal lock, 万向锁). rpy in rad (3,).
+
+    >>> bool(np.isclose(np.linalg.det(rpy_rate_matrix([0.3, 0.5, -1.0])), math.cos(0.5)))
+    True
+    """
+    _, pitch, yaw = check.vector(rpy, 3, "rpy")
+    Rz = rot_z(yaw)
+    return np.column_stack([Rz @ rot_y(pitch)[:, 0], Rz[:, 1], [0.0, 0.0, 1.0]])
+
+
+def _fmt(values, decimals: int = 4) -> str:
+    """'(a, b, c)' with fixed decimals and no '-0.0000'."""
+    arr = np.round(np.asarray(values, dtype=float), decimals) + 0.0
+    return "(" + ", ".join(f"{v:.{decimals}f}" for v in arr) + ")"
+
+
+def _status(pitch: float, rpy_deg: np.ndarray, cos_p: float) -> str:
+    if abs(cos_p) < _LOCK:
+        sign = "+" if pitch > 0 else "-"
+        combo, value = ("yaw - roll", rpy_deg[2] - rpy_deg[0]) if pitch > 0 else ("yaw + roll", rpy_deg[2] + rpy_deg[0])
+        value = (value + 180.0) % 360.0 - 180.0
+        return (f"GIMBAL LOCK (万向锁) at pitch = {sign}90 deg: the roll axis x_B lies on the yaw axis z_W,\n"
+                f"  so only {combo} = {value:.1f} deg is defined; matrix_to_rpy reports roll = 0")
+    if abs(cos_p) < GIMBAL_WARNING:
+        gain = 1.0 / np.linalg.svd(rpy_rate_matrix(np.radians(rpy_deg)), compute_uv=False)[-1]
+        return (f"near gimbal lock: |det E| = |cos(pitch)| = {abs(cos_p):.4f}; an angular velocity of 1 rad/s\n"
+                f"  can need rpy rates up to 1/sigma_min(E) = {gain:.1f} rad/s")
+    return "regular: roll, pitch and yaw are unique for pitch in (-90, 90) deg"
+
+
+def frame_view(roll_deg: float = 30.0, pitch_deg: float = 20.0, yaw_deg: float = 40.0) -> View:
+    """World frame {W} and frame {B} with R_WB = Rz(yaw) Ry(pitch) Rx(roll) (URDF roll-pitch-yaw).
+
+    Angles in degrees (slider values). The text shows R_WB (4 decimals), the quaternion
+    (x, y, z, w) of ``matrix_to_quat`` (w >= 0), the equivalent axis-angle, the rpy recovered
+    by ``matrix_to_rpy``, det E = cos(pitch) (see :func:`rpy_rate_matrix`) and whether the
+    pose is at or near the gimbal lock.
+    """
+    rpy_deg = np.array([check.scalar(roll_deg, "roll_deg"), check.scalar(pitch_deg, "pitch_deg"),
+                        check.scalar(yaw_deg, "yaw_deg")])
+    rpy = np.radians(rpy_deg)
+    R = rpy_to_matrix(rpy)
+    quat = matrix_to_quat(R)
+    axis, angle = matrix_to_axis_angle(R)
+    back = np.degrees(matrix_to_rpy(R))
+    cos_p = float(np.linalg.det(rpy_rate_matrix(rpy)))
+    status = _status(float(rpy[1]), rpy_deg, cos_p)
+    wrapped = (back - rpy_deg + 180.0) % 360.0 - 180.0
+    if abs(cos_p) >= _LOCK and np.abs(wrapped).max() > 1e-6:
+        status += "\n  (matrix_to_rpy returns another triple for the same R: it keeps pitch in [-90, 90] deg)"
+
+    fig, ax = new_figure(size=(5.2, 4.6), projection="3d")
+    T_WB = np.eye(4)
+    T_WB[:3, :3] = R
+    draw_frame(ax, T_WB, length=1.0)
+    for k, name in enumerate("xyz"):  # {W}: grey dashed, {B}: coloured (x red, y green, z blue)
+        ax.plot(*np.outer([0.0, 0.7], np.eye(3)[k]).T, "--", color="0.45", lw=1.2)
+        ax.text(*(0.75 * np.eye(3)[k]), f"{name}W", color="0.35", fontsize=8)
+        ax.text(*(1.06 * R[:, k]), f"{name}B", fontsize=9, fontweight="bold")
+    if angle > 1e-9:
+        ax.plot(*np.outer([-1.1, 1.1], axis).T, "k--", lw=0.9)
+        ax.text(*(1.15 * axis), "axis", fontsize=8)
+    set_equal_3d(ax, np.vstack([np.eye(3), -np.eye(3)]), margin=0.1)
+    for set_ticks in (ax.set_xticks, ax.set_yticks, ax.set_zticks):
+        set_ticks([-1.0, 0.0, 1.0])
+    ax.set_xlabel("x_W")
+    ax.set_ylabel("y_W")
+    ax.set_zlabel("z_W")
+    ax.view_init(elev=22, azim=-50)
+    locked = abs(cos_p) < _LOCK
+    ax.set_title(f"roll {rpy_deg[0]:.0f}°, pitch {rpy_deg[1]:.0f}°, yaw {rpy_deg[2]:.0f}°"
+                 + ("\ngimbal lock: roll axis x_B on yaw axis z_W" if locked else ""),
+                 fontsize=9, color="tab:red" if locked else "black")
+
+    rows = "\n".join("  [" + " ".join(f"{v:8.4f}" for v in np.round(row, 4) + 0.0) + "]" for row in R)
+    text = (f"roll, pitch, yaw           = {_fmt(rpy_deg, 1)} deg\n"
+            f"R_WB = Rz(yaw) Ry(pitch) Rx(roll) =\n{rows}\n"
+            f"quaternion (x, y, z, w)    = {_fmt(quat)}\n"
+            f"axis, angle                = {_fmt(axis)}, {math.degrees(angle):.2f} deg\n"
+            f"matrix_to_rpy(R_WB)        = {_fmt(back, 1)} deg\n"
+            f"det E = cos(pitch)         = {round(cos_p, 4) + 0.0:.4f}\n"
+            f"{status}")
+    return View(fig, text)

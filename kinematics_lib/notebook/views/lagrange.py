@@ -1,0 +1,92 @@
+"""Views of chapter 4 (Lagrange method, double pendulum): simulations and energy curves.
+
+Each function returns a :class:`~kinematics_lib.notebook.widgets.View` whose text holds the key numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+from ...dynamics.integrators import integrate_rk4
+from ...dynamics.lagrange import (double_pendulum_lagrangian, double_pendulum_positions, lagrange_ode,
+                        mechanical_energy, to_numeric)
+from ..plotting import draw_chain, new_figure
+from ..widgets import View
+
+__all__ = ["double_pendulum_view", "energy_curves_view", "divergence_view"]
+
+
+def _dissipated(t: np.ndarray, qd: np.ndarray, damping: float) -> np.ndarray:
+    """W_D(t) = integral_0^t qd^T D qd dt (trapezoid), D = damping I, in J."""
+    power = damping * np.sum(qd * qd, axis=1)
+    return np.concatenate([[0.0], np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(t))])
+
+
+def double_pendulum_view(theta1: float = 120.0, theta2: float = -20.0, m1: float = 1.0, m2: float = 1.0,
+                         l1: float = 1.0, l2: float = 1.0, damping: float = 0.0,
+                         t_final: float = 10.0, dt: float = 0.01) -> View:
+    """Double pendulum released at rest from joint angles theta1, theta2 (deg; theta2 relative to
+    rod 1), joint viscous damping ``damping`` (N·m·s/rad), simulated by RK4.
+
+    Left: the path of the tip and the pendulum at the start (grey) and at t_final. Right: the
+    energy E(t) - E0 and, with damping, the dissipated work: E(t) + W_D(t) stays at E0.
+    """
+    num = to_numeric(double_pendulum_lagrangian("relative"), dict(m1=m1, m2=m2, l1=l1, l2=l2, g=9.81))
+    x0 = np.array([np.radians(theta1), np.radians(theta2), 0.0, 0.0])
+    t, X = integrate_rk4(lagrange_ode(num, damping=damping), x0, t_final, dt)
+    E = mechanical_energy(num, X[:, :2], X[:, 2:])
+    W = _dissipated(t, X[:, 2:], damping)
+    P = double_pendulum_positions(X[:, :2], l1, l2, angles="relative")
+    fig, (ax, ax_e) = new_figure(1, 2, size=(9.0, 4.0))
+    ax.plot(P[:, 2, 0], P[:, 2, 1], color="tab:blue", lw=0.8, alpha=0.7, label="tip path")
+    draw_chain(ax, P[0], color="0.7", lw=3.0)
+    draw_chain(ax, P[-1], color="0.2", lw=3.0)
+    reach = 1.1 * (l1 + l2)
+    ax.set(xlim=(-reach, reach), ylim=(-reach, reach), aspect="equal", xlabel="x [m]", ylabel="y [m]",
+           title=f"released at ({theta1:.0f}°, {theta2:.0f}°)")
+    ax.grid(True, alpha=0.3)
+    ax_e.plot(t, E - E[0], color="tab:red", label="E(t) − E0")
+    if damping > 0.0:
+        ax_e.plot(t, -W, "--", color="tab:green", label="− dissipated work")
+        ax_e.plot(t, E + W - E[0], color="k", lw=1.0, label="E + W_D − E0")
+    ax_e.set(xlabel="t [s]", ylabel="energy [J]", title="energy")
+    ax_e.legend(fontsize=8)
+    ax_e.grid(True, alpha=0.3)
+    text = (f"theta1_0 = {theta1:.1f} deg, theta2_0 = {theta2:.1f} deg, damping = {damping:.2f} N·m·s/rad\n"
+            f"E0 = {E[0]:.3f} J, E({t[-1]:.0f} s) = {E[-1]:.3f} J, dissipated = {W[-1]:.3f} J, "
+            f"balance error = {abs(E[-1] + W[-1] - E[0]):.3f} J")
+    return View(fig, text)
+
+
+def energy_curves_view(curves: Mapping[str, tuple], title: str = "energy error", log: bool = True) -> View:
+    """Plot |E(t) - E(0)| (log scale) or E(t) - E(0) for each labelled history ``label: (t, E)``."""
+    fig, ax = new_figure(size=(7.5, 3.8))
+    lines = []
+    width = max(len(label) for label in curves)
+    for k, (label, (t, E)) in enumerate(curves.items()):
+        t, dE = np.asarray(t, dtype=float), np.asarray(E, dtype=float) - float(E[0])
+        style = dict(lw=1.2, ls=("-", "--", "-.", ":")[k % 4], label=label)
+        if log:
+            ax.semilogy(t[1:], np.maximum(np.abs(dE[1:]), 1e-16), **style)
+        else:
+            ax.plot(t, dE, **style)
+        lines.append(f"{label:<{width}s}  max |E - E0| = {np.abs(dE).max():.2e} J, final E - E0 = {dE[-1]:+.2e} J")
+    ax.set(xlabel="t [s]", ylabel="|E − E0| [J]" if log else "E − E0 [J]", title=title)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    return View(fig, "\n".join(lines))
+
+
+def divergence_view(t, separation, threshold: float = 0.1) -> View:
+    """Separation (rad) of two nearby trajectories on a log scale, with the threshold marked."""
+    t, s = np.asarray(t, dtype=float), np.asarray(separation, dtype=float)
+    fig, ax = new_figure(size=(7.0, 3.5))
+    ax.semilogy(t, np.maximum(s, 1e-16), color="tab:purple")
+    ax.axhline(threshold, color="k", ls=":", lw=1.0)
+    above = np.nonzero(s > threshold)[0]
+    ax.set(xlabel="t [s]", ylabel="max |Δθ| [rad]", title="two nearby releases")
+    ax.grid(True, alpha=0.3)
+    when = f"{t[above[0]]:.0f} s" if above.size else f"not within {t[-1]:.0f} s"
+    return View(fig, f"separation exceeds {threshold} rad after {when}")

@@ -1,0 +1,247 @@
+"""Chapter 9 views: a mecanum chassis under sliders, sign errors, yaw compensation, odometry drift.
+
+Every view returns ``View(figure, text)``; the text holds the numbers the figure shows. Plots
+are top views of the world frame W (x right, y up); the chassis is drawn with its four wheels
+and the axles of the rollers touching the ground (the rollers you would see from *below*).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.patches import Polygon
+
+from ...mobile.mecanum import (MECANUM_ORDER, chassis_twist, chassis_world_to_body, integrate_odometry,
+                       mecanum_layout, mecanum_matrix, roller_axis, simulate_odometry)
+from ..plotting import new_figure, planar_axes
+from ..widgets import View
+
+__all__ = ["draw_chassis", "mecanum_view", "FAULTS", "sign_error_view", "yaw_compensation_view",
+           "patrol_twists", "odometry_drift_view", "drift_statistics_view"]
+
+A, B, R = 0.20, 0.15, 0.076          # the chapter's chassis: half length, half width, wheel radius [m]
+WHEEL_WIDTH = 0.05
+COMMANDS = {"forward": (0.5, 0.0, 0.0), "strafe left": (0.0, 0.5, 0.0), "spin ccw": (0.0, 0.0, 1.0),
+            "diagonal": (0.35, 0.35, 0.0)}
+#: Faults of sign_error_view: how the motor commands reach the physical wheels FL, FR, RL, RR.
+FAULTS = ("FR reversed", "FL reversed", "RL reversed", "RR reversed",
+          "source matrix, wheels numbered FL FR RR RL", "no fault")
+
+
+def _to_world(pose, pts) -> np.ndarray:
+    c, s = np.cos(pose[2]), np.sin(pose[2])
+    return np.asarray(pts) @ np.array([[c, s], [-s, c]]) + pose[:2]
+
+
+def _box(cx, cy, hx, hy) -> np.ndarray:
+    return np.array([[cx - hx, cy - hy], [cx + hx, cy - hy], [cx + hx, cy + hy], [cx - hx, cy + hy]])
+
+
+def draw_chassis(ax, pose, half_length=A, half_width=B, wheel_radius=R, color="tab:blue",
+                 alpha=1.0, rollers=True, labels=False, mirrored=False) -> None:
+    """A mecanum chassis at pose (x, y, ψ): body, wheels, ground-roller axles, heading arrow."""
+    pose = np.asarray(pose, dtype=float)
+    a, b = half_length, half_width
+    body = _box(0.0, 0.0, a + 0.3 * wheel_radius, b - 0.6 * WHEEL_WIDTH)
+    ax.add_patch(Polygon(_to_world(pose, body), closed=True, fc=color, ec="k", alpha=0.25 * alpha, lw=1))
+    for w in mecanum_layout(a, b, wheel_radius, mirrored=mirrored):
+        ax.add_patch(Polygon(_to_world(pose, _box(w.x, w.y, wheel_radius, WHEEL_WIDTH / 2)), closed=True,
+                             fc="0.3", ec="k", alpha=alpha, lw=0.8))
+        if rollers:
+            e = roller_axis(w) * WHEEL_WIDTH * 0.7
+            for dx in np.linspace(-0.6, 0.6, 3) * wheel_radius:
+                seg = np.array([[w.x + dx, w.y], [w.x + dx, w.y]]) + np.array([-e, e]) / 2
+                ax.plot(*_to_world(pose, seg).T, color="gold", lw=1.6, alpha=alpha, solid_capstyle="round")
+        if labels:
+            ax.text(*_to_world(pose, [[w.x * 1.45, w.y * 1.55]])[0], w.name, fontsize=7,
+                    ha="center", va="center", alpha=alpha)
+    tip = _to_world(pose, [[0.0, 0.0], [0.8 * a, 0.0]])
+    ax.annotate("", xy=tip[1], xytext=tip[0], arrowprops=dict(arrowstyle="->", color="k", alpha=alpha))
+
+
+def _path_axes(ax, lim: float) -> None:
+    planar_axes(ax, lim, xlabel="x_W [m]", ylabel="y_W [m]")
+
+
+def _wheel_bars(ax, w, limit: float, title: str) -> None:
+    colors = ["tab:green" if x >= 0 else "tab:red" for x in w]
+    ax.bar(MECANUM_ORDER, w, color=colors)
+    ax.axhline(0.0, color="k", lw=0.8)
+    ax.set_ylim(-limit, limit)
+    ax.set_ylabel("wheel speed ω_i [rad/s]")
+    ax.set_title(title, fontsize=9)
+    for k, x in enumerate(w):
+        ax.text(k, x + (1 if x >= 0 else -1) * 0.04 * limit, f"{x:+.1f}", ha="center",
+                va="bottom" if x >= 0 else "top", fontsize=8)
+
+
+def _z(x, decimals: int = 3) -> float:
+    """x rounded, with -0.0 turned into 0.0 (so printed text never shows '-0.000')."""
+    return float(np.round(x, decimals)) + 0.0
+
+
+def _fmt_wheels(w) -> str:
+    return "  ".join(f"{n} {_z(x, 2):+6.2f}" for n, x in zip(MECANUM_ORDER, w))
+
+
+def _contact_arrows(ax, v: np.ndarray, scale: float) -> None:
+    """Per wheel: contact velocity v_c (blue) = R ω d (driven, green/red) + free roller part (gold)."""
+    for w in mecanum_layout(A, B, R):
+        p = np.array([w.x, w.y])
+        v_c = v[:2] + v[2] * np.array([-w.y, w.x])
+        e = roller_axis(w)
+        free = np.array([-e[1], e[0]])                            # the roller rolls across its axle
+        drive, slide = np.linalg.solve(np.column_stack([[1.0, 0.0], free]), v_c)
+        parts = ((p, v_c, "tab:blue", "-"), (p, [drive, 0.0], "tab:green" if drive >= 0 else "tab:red", "-"),
+                 (p + [drive * scale, 0.0], slide * free, "goldenrod", "--"))
+        for start, vec, color, ls in parts:
+            end = start + scale * np.asarray(vec)
+            ax.annotate("", xy=end, xytext=start,
+                        arrowprops=dict(arrowstyle="->", color=color, lw=1.6, linestyle=ls))
+
+
+def mecanum_view(v_x: float = 0.3, v_y: float = 0.0, omega: float = 0.0, psi: float = 0.0,
+                 duration: float = 2.0) -> View:
+    """Body twist (v_x, v_y, ω_z) held for ``duration`` s from yaw ψ: contact velocities in the
+    chassis frame, the path in the world, and the wheel-speed bars."""
+    v = np.array([v_x, v_y, omega], dtype=float)
+    w = mecanum_matrix(A, B, R) @ v
+    n = 200
+    poses = integrate_odometry(np.tile(v, (n, 1)), duration / n, pose0=(0.0, 0.0, psi))
+    fig, (cx, ax, bx) = new_figure(1, 3, size=(13.0, 4.3))
+    draw_chassis(cx, (0.0, 0.0, 0.0), labels=True)
+    _contact_arrows(cx, v, scale=0.4)
+    _path_axes(cx, 0.55)
+    cx.set_xlabel("x_B [m]")
+    cx.set_ylabel("y_B [m]")
+    cx.set_title("chassis frame: v_c = Rω d (green) + roller (gold)", fontsize=9)
+    ax.plot(poses[:, 0], poses[:, 1], color="tab:blue", lw=1.5)
+    for k in (0, n // 4, n // 2, 3 * n // 4):
+        draw_chassis(ax, poses[k], alpha=0.2 + 0.2 * k / n, rollers=False)
+    draw_chassis(ax, poses[-1])
+    _path_axes(ax, 1.6)
+    ax.set_title(f"world: path over {duration:.1f} s from yaw {psi:+.2f} rad", fontsize=9)
+    _wheel_bars(bx, w, 45.0, "ω = H v  (green: rolls forward)")
+    text = (f"v_body = ({v_x:+.2f} m/s, {v_y:+.2f} m/s, {omega:+.2f} rad/s), psi0 = {psi:+.2f} rad\n"
+            f"wheel speeds [rad/s]: {_fmt_wheels(w)}\n"
+            f"after {duration:.1f} s: x = {_z(poses[-1, 0]):+.3f} m, y = {_z(poses[-1, 1]):+.3f} m, "
+            f"psi = {_z(poses[-1, 2]):+.3f} rad")
+    return View(fig, text)
+
+
+def sign_error_view(fault: str = FAULTS[0], command: str = "forward", duration: float = 3.0) -> View:
+    """The chassis path when a sign error sits between the controller and the wheels.
+
+    The controller computes ω = H v_cmd with the standard H; ``fault`` says how those commands
+    reach the wheels. The chassis then moves with the least-squares twist of the real wheel
+    speeds (equal slip on every wheel); r is the residual of those speeds.
+    """
+    if fault not in FAULTS:
+        raise ValueError(f"fault must be one of {FAULTS}, got {fault!r}")
+    if command not in COMMANDS:
+        raise ValueError(f"command must be one of {tuple(COMMANDS)}, got {command!r}")
+    H = mecanum_matrix(A, B, R)
+    v_cmd = np.array(COMMANDS[command])
+    w_cmd = H @ v_cmd
+    if fault.startswith("source matrix"):      # rows meant for FL FR RL RR drive FL FR RR RL
+        w = w_cmd[[0, 1, 3, 2]]
+    else:
+        w = w_cmd * np.where([fault == f"{n} reversed" for n in MECANUM_ORDER], -1.0, 1.0)
+    v, r = chassis_twist(H, w)
+    n = 150
+    intended = integrate_odometry(np.tile(v_cmd, (n, 1)), duration / n)
+    actual = integrate_odometry(np.tile(v, (n, 1)), duration / n)
+    fig, (ax, bx) = new_figure(1, 2, size=(9.5, 4.3))
+    ax.plot(intended[:, 0], intended[:, 1], "--", color="0.5", label="commanded")
+    ax.plot(actual[:, 0], actual[:, 1], color="tab:red", label="actual")
+    draw_chassis(ax, intended[-1], color="0.6", alpha=0.35, rollers=False)
+    draw_chassis(ax, actual[-1], color="tab:red", labels=True)
+    _path_axes(ax, 2.0)
+    ax.legend(loc="lower left", fontsize=8)
+    ax.set_title(f"{command}: {fault}", fontsize=9)
+    _wheel_bars(bx, w, 12.0, "real wheel speeds")
+    text = (f"command {command}: v_cmd = ({v_cmd[0]:.2f}, {v_cmd[1]:.2f}, {v_cmd[2]:.2f}); fault: {fault}\n"
+            f"real wheel speeds [rad/s]: {_fmt_wheels(w)}\n"
+            f"actual twist v = ({_z(v[0]):+.3f} m/s, {_z(v[1]):+.3f} m/s, {_z(v[2]):+.3f} rad/s), "
+            f"|residual| = {np.linalg.norm(r):.3f} rad/s")
+    return View(fig, text)
+
+
+def yaw_compensation_view(psi: float = 0.6, omega: float = 0.0, imu_flipped: bool = False,
+                          duration: float = 4.0) -> View:
+    """The operator pushes 'forward' = world +x at 0.5 m/s; the chassis starts at yaw ψ and spins at ω.
+
+    Compensated: v_B = R(ψ)^T v_W with the current yaw each 10 ms step (with −ψ if imu_flipped);
+    uncompensated: v_W is sent to the wheels as if it were a body command.
+    """
+    dt, v_w = 0.01, np.array([0.5, 0.0, omega])
+    n = int(round(duration / dt))
+    yaw = psi + omega * dt * np.arange(n)
+    sign = -1.0 if imu_flipped else 1.0
+    comp = np.array([chassis_world_to_body(v_w, sign * y) for y in yaw])
+    paths = {"compensated": integrate_odometry(comp, dt, (0.0, 0.0, psi)),
+             "no compensation": integrate_odometry(np.tile(v_w, (n, 1)), dt, (0.0, 0.0, psi))}
+    fig, ax = new_figure(size=(5.6, 4.6))
+    text = [f"push forward (world +x, 0.50 m/s), psi0 = {psi:+.2f} rad, omega = {omega:+.2f} rad/s"
+            + (", IMU yaw sign flipped" if imu_flipped else "")]
+    for (name, P), color in zip(paths.items(), ("tab:green", "tab:red")):
+        ax.plot(P[:, 0], P[:, 1], color=color, label=name)
+        draw_chassis(ax, P[-1], color=color, alpha=0.8)
+        heading = _z(np.degrees(np.arctan2(P[-1, 1], P[-1, 0])), 2)
+        text.append(f"{name:>16}: end ({_z(P[-1, 0]):+.3f}, {_z(P[-1, 1]):+.3f}) m, direction {heading:+7.2f} deg")
+    ax.plot([0, 2.0], [0, 0], ":", color="k", lw=1, label="wanted")
+    _path_axes(ax, 2.4)
+    ax.legend(loc="lower left", fontsize=8)
+    return View(fig, "\n".join(text))
+
+
+def patrol_twists(duration: float = 40.0, dt: float = 0.01) -> np.ndarray:
+    """A body-twist command (N, 3) that drives, weaves and turns:
+    v_x = 0.6 m/s, v_y = 0.3 sin(0.4 t) m/s, ω_z = 0.3 cos(0.2 t) rad/s (yaw swings ±1.5 rad)."""
+    t = np.arange(int(round(duration / dt))) * dt
+    return np.column_stack([0.6 + 0.0 * t, 0.3 * np.sin(0.4 * t), 0.3 * np.cos(0.2 * t)])
+
+
+def odometry_drift_view(slip_std: float = 0.03, gyro_bias: float = 0.001, seed: int = 0,
+                        duration: float = 40.0) -> View:
+    """True path, wheel odometry and wheel + IMU-yaw odometry; position error against time."""
+    dt = 0.01
+    run = simulate_odometry(patrol_twists(duration, dt), dt, mecanum_matrix(A, B, R),
+                            slip_std=slip_std, gyro_bias=gyro_bias, seed=seed)
+    fig, (ax, bx) = new_figure(1, 2, size=(10.0, 4.2))
+    for P, style, name in ((run.true, "k-", "true"), (run.wheel, "r--", "wheel odometry"),
+                           (run.fused, "g-.", "wheels + IMU yaw")):
+        ax.plot(P[:, 0], P[:, 1], style, lw=1.3, label=name)
+    ax.set_aspect("equal")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_xlabel("x_W [m]")
+    ax.set_ylabel("y_W [m]")
+    e_w, e_f = run.position_error("wheel"), run.position_error("fused")
+    bx.plot(run.t, e_w, "r", label="wheel odometry")
+    bx.plot(run.t, e_f, "g", label="wheels + IMU yaw")
+    bx.set_xlabel("t [s]")
+    bx.set_ylabel("position error [m]")
+    bx.grid(True, alpha=0.3)
+    bx.legend(fontsize=8)
+    text = (f"slip_std = {slip_std:.3f}, gyro_bias = {gyro_bias:.4f} rad/s, seed = {seed}, {duration:.0f} s\n"
+            f"position error, largest over the run: wheel odometry {e_w.max():.3f} m, "
+            f"wheels + IMU yaw {e_f.max():.3f} m\n"
+            f"final heading error: wheel odometry {np.degrees(run.wheel[-1, 2] - run.true[-1, 2]):+.2f} deg, "
+            f"IMU {np.degrees(run.fused[-1, 2] - run.true[-1, 2]):+.2f} deg")
+    return View(fig, text)
+
+
+def drift_statistics_view(t, rms_wheel, rms_fused, n_runs: int) -> View:
+    """RMS position error against time (from :func:`~kinematics_lib.mobile.mecanum.odometry_error_rms`)."""
+    t, rms = np.asarray(t), {"wheel": np.asarray(rms_wheel), "fused": np.asarray(rms_fused)}
+    fig, ax = new_figure(size=(6.0, 3.8))
+    ax.plot(t, rms["wheel"], "r", label="wheel odometry")
+    ax.plot(t, rms["fused"], "g", label="wheels + IMU yaw")
+    ax.set_xlabel("t [s]")
+    ax.set_ylabel(f"RMS position error over {n_runs} runs [m]")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    marks = [len(t) // 4, len(t) // 2, 3 * len(t) // 4, len(t) - 1]
+    text = "\n".join(f"t = {t[k]:5.1f} s: RMS error wheel odometry {rms['wheel'][k]:.3f} m, "
+                     f"wheels + IMU yaw {rms['fused'][k]:.3f} m" for k in marks)
+    return View(fig, text)

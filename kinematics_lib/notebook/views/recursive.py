@@ -1,0 +1,102 @@
+"""Chapter 5 views: the forces of the Newton-Euler inward pass on a two-link arm, and the measured
+complexity of the recursive algorithms on a log-log plot."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.ticker import NullLocator
+
+from ..benchmarking import ScalingTable
+from ...arms.dh import planar_arm
+from ...dynamics.newton_euler_3d import DHArm, ne_doc003, newton_euler_terms
+from ..plotting import draw_chain, new_figure
+from ..widgets import View
+
+__all__ = ["two_link_arm", "arm_forces_view", "complexity_view"]
+
+FORCE_SCALE = 0.025  # metres of arrow per newton
+
+
+def _f(x: float, digits: int = 3) -> str:
+    """Fixed decimals without a '-0.000'."""
+    return f"{x + 0.0:.{digits}f}" if round(x, digits) != 0 else f"{0.0:.{digits}f}"
+
+
+def two_link_arm(L1: float = 1.0, L2: float = 0.8, m1: float = 2.0, m2: float = 1.5) -> DHArm:
+    """A planar two-link arm of uniform rods in a vertical plane (gravity -y), standard DH.
+
+    Frame {i} sits at the far end of rod i, so its CoM is at (-L_i / 2, 0, 0) in {i} and
+    I_ci = diag(0, m L^2 / 12, m L^2 / 12).
+    """
+    L, m = np.array([L1, L2]), np.array([m1, m2])
+    coms = np.column_stack([-L / 2, np.zeros(2), np.zeros(2)])
+    inertias = np.array([np.diag([0.0, mi * Li**2 / 12, mi * Li**2 / 12]) for mi, Li in zip(m, L)])
+    return DHArm(planar_arm(L), m, coms, inertias, gravity=(0.0, -9.81, 0.0))
+
+
+def arm_forces_view(q1: float = 0.6, q2: float = 0.9, qd1: float = 0.0, qd2: float = 0.0,
+                    qdd1: float = 0.0, qdd2: float = 0.0) -> View:
+    """The inward pass on :func:`two_link_arm`: forces f_i on each link from the previous one
+    (at joint i), the weights and inertial forces m a_c at the CoMs, and tau split into
+    gravity g(q), velocity terms C(q, qd) qd and M(q) qdd -- each an RNEA call with some inputs
+    zeroed -- beside document 003's torques as written (see :func:`ne_doc003`)."""
+    arm = two_link_arm()
+    q, qd, qdd = np.array([q1, q2]), np.array([qd1, qd2]), np.array([qdd1, qdd2])
+    t = newton_euler_terms(arm, q, qd, qdd)
+    g = newton_euler_terms(arm, q, 0 * qd, 0 * qdd).tau
+    h = newton_euler_terms(arm, q, qd, 0 * qdd).tau
+    doc = ne_doc003(arm, q, qd, qdd)
+    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 4.2))
+    draw_chain(ax, t.origins[:, :2])
+    for i in range(2):
+        c, o = t.coms[i, :2], t.origins[i, :2]
+        ax.plot(*c, "s", color="tab:purple", ms=6, label="CoM" if i == 0 else None)
+        for start, vec, color, label in ((o, t.f[i, :2], "tab:red", "f_i (from link i-1)"),
+                                         (c, arm.masses[i] * arm.gravity[:2], "tab:green", "weight m g"),
+                                         (c, t.F[i, :2], "tab:blue", "m a_c")):
+            ax.annotate("", xy=start + FORCE_SCALE * vec, xytext=start,
+                        arrowprops=dict(arrowstyle="->", color=color, lw=1.8))
+            ax.plot([], [], color=color, label=label if i == 0 else None)
+    ax.set(xlim=(-2.0, 2.0), ylim=(-2.0, 2.0), aspect="equal", xlabel="x [m]", ylabel="y [m]",
+           title=f"forces ({FORCE_SCALE * 1000:.0f} mm per N)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower left", fontsize=7)
+    parts = np.array([g, h - g, t.tau - h])
+    x = np.arange(2)
+    for k, (vals, label) in enumerate(zip(parts, ("g(q)", "C(q, qd) qd", "M(q) qdd"))):
+        bx.bar(x + 0.2 * (k - 1.5), vals, width=0.2, label=label)
+    bx.bar(x + 0.3, t.tau, width=0.2, color="0.3", label="tau (total)")
+    bx.plot(x + 0.3, doc, "kx", ms=9, mew=2, label="doc 003 as written")
+    bx.axhline(0.0, color="k", lw=0.8)
+    bx.set(xticks=x, xticklabels=["joint 1", "joint 2"], ylabel="N m", title="tau = g + C qd + M qdd")
+    bx.legend(fontsize=7)
+    lines = [f"q = ({_f(q1, 2)}, {_f(q2, 2)}) rad, qd = ({_f(qd1, 2)}, {_f(qd2, 2)}) rad/s, "
+             f"qdd = ({_f(qdd1, 2)}, {_f(qdd2, 2)}) rad/s^2"]
+    for i in range(2):
+        lines.append(f"joint {i + 1}: tau = {_f(t.tau[i])} N m = g {_f(g[i])} + C qd {_f(h[i] - g[i])} "
+                     f"+ M qdd {_f(t.tau[i] - h[i])};  doc 003 as written {_f(doc[i])}")
+    for i in range(2):
+        lines.append(f"f{i + 1} (on link {i + 1} from {'the base' if i == 0 else 'link 1'}) = "
+                     f"({_f(t.f[i, 0])}, {_f(t.f[i, 1])}) N")
+    return View(fig, "\n".join(lines))
+
+
+def complexity_view(table: ScalingTable, n_min: int = 8) -> View:
+    """Log-log plot of seconds per call against the number of bodies, with the least-squares
+    lines fitted over n >= n_min and their slopes (the measured exponents) in the legend."""
+    fig, ax = new_figure(size=(6.5, 4.2))
+    slopes = {}
+    for name, t in table.times.items():
+        k = table.slope(name, n_min)
+        keep = table.ns >= n_min
+        c = np.exp(np.mean(np.log(t[keep]) - k * np.log(table.ns[keep])))
+        (line,) = ax.loglog(table.ns, t * 1e6, "o", label=f"{name}: slope {k:.2f}")
+        ax.loglog(table.ns[keep], c * table.ns[keep] ** k * 1e6, "-", color=line.get_color(), alpha=0.7)
+        slopes[name] = k
+    ax.set(xlabel="bodies n", ylabel="time per call [us]", title=f"measured complexity (fit over n >= {n_min})")
+    ax.set_xticks(table.ns, [str(n) for n in table.ns])
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    text = f"fitted slopes (n >= {n_min}): " + ", ".join(f"{k} {v:.2f}" for k, v in slopes.items())
+    return View(fig, text)

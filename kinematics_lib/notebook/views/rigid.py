@@ -1,0 +1,111 @@
+"""Views of chapter 2 (rigid motions and DH): a 6-joint arm with its DH frames, the two DH
+conventions side by side, and the gimbal aiming geometry.
+
+Each ``*_view`` function returns a :class:`~kinematics_lib.notebook.widgets.View` (figure + key numbers).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ... import _validate as check
+from ...arms.dh import DHRobot, dh_end_effector, dh_frames, standard_to_modified
+from ...arms.gimbal import aim_error, gimbal_yaw_pitch
+from ..plotting import draw_arm, new_figure
+from ...arms.robots import PUMA_SHOULDER_HEIGHT, puma560  # noqa: F401  (re-exported for the chapter)
+from ...geometry.rotations import matrix_to_rpy, so3_log
+from ..widgets import View
+
+__all__ = ["puma560", "arm_view", "puma560_view", "frames_comparison_view", "gimbal_view"]
+
+def _vec(v, digits: int = 3) -> str:
+    """'[+0.123, -0.456]' with fixed decimals and no negative zeros."""
+    v = np.round(np.asarray(v, dtype=float), digits) + 0.0
+    return "[" + ", ".join(f"{x:+.{digits}f}" for x in v) + "]"
+
+
+def _pose_text(T) -> str:
+    return f"p_E = {_vec(T[:3, 3], 4)} m\nrpy_E = {_vec(matrix_to_rpy(T[:3, :3]), 4)} rad (roll, pitch, yaw)"
+
+
+def arm_view(robot: DHRobot, q, title: str | None = None) -> View:
+    """3-D drawing of a DH arm at q with frames {0}..{n} and E; text: q and the end-effector pose."""
+    q = check.vector(q, robot.n, "q")
+    fig, ax = new_figure(size=(5.6, 5.0), projection="3d")
+    base = robot.T_base[:3, 3]
+    ax.plot(*zip([base[0], base[1], 0.0], base), color="0.65", lw=6)  # pedestal
+    draw_arm(ax, robot, q)
+    ax.view_init(elev=22, azim=-55)
+    ax.set_title(title or f"{robot.name} ({robot.convention} DH)", fontsize=10)
+    T = dh_end_effector(robot, q)
+    return View(fig, f"{robot.name} ({robot.convention} DH), q = {_vec(q, 3)} rad\n" + _pose_text(T))
+
+
+def puma560_view(q1: float = 0.0, q2: float = 0.0, q3: float = 0.0, q4: float = 0.0,
+                 q5: float = 0.0, q6: float = 0.0) -> View:
+    """Slider callback: the PUMA 560 (:func:`puma560`) at joint angles q1..q6 (rad)."""
+    return arm_view(puma560(), [q1, q2, q3, q4, q5, q6])
+
+
+def frames_comparison_view(robot: DHRobot, q) -> View:
+    """The same arm in standard DH (left) and modified DH (right, via ``standard_to_modified``).
+
+    Frame {i} of the two descriptions differs by Tx(a_i) Rx(alpha_i) (standard a_i, alpha_i):
+    the text gives the distance between the origins (= |a_i|), the angle between the frames
+    (= |alpha_i|) and the largest difference of the end-effector poses (zero up to rounding).
+    """
+    q = check.vector(q, robot.n, "q")
+    modified = standard_to_modified(robot)
+    fig, axes = new_figure(1, 2, size=(10.0, 4.8), projection="3d")
+    for ax, arm in zip(axes, (robot, modified)):
+        draw_arm(ax, arm, q)
+        ax.view_init(elev=22, azim=-55)
+        ax.set_title(f"{arm.convention} DH: frame {{i}} on joint {'i+1' if arm.convention == 'standard' else 'i'}",
+                     fontsize=10)
+    F_s, F_m = dh_frames(robot, q), dh_frames(modified, q)
+    gaps = np.linalg.norm(F_s[:, :3, 3] - F_m[:, :3, 3], axis=1)
+    angles = [np.linalg.norm(so3_log(Rs.T @ Rm)) for Rs, Rm in zip(F_s[:, :3, :3], F_m[:, :3, :3])]
+    ee = np.abs(dh_end_effector(robot, q) - dh_end_effector(modified, q)).max()
+    text = (f"frames {{0}}..{{{robot.n}}}: origin distance {_vec(gaps, 4)} m\n"
+            f"frames {{0}}..{{{robot.n}}}: rotation angle   {_vec(angles, 4)} rad\n"
+            f"max |T_E(standard) - T_E(modified)| < 1e-12: {bool(ee < 1e-12)}")
+    return View(fig, text)
+
+
+def gimbal_view(x: float = 1.0, y: float = -0.3, z: float = 2.0) -> View:
+    """Gimbal aiming at target (x, y, z) in the camera frame (z forward, x right, y down), m.
+
+    Left: top view (x right, z forward) with the barrel from atan2(x, z) and from atan(x / z).
+    Right: side view (horizontal distance, height = -y) with the pitch atan2(-y, sqrt(x^2+z^2)).
+    """
+    p = check.vector([x, y, z], 3, "target (x, y, z)")
+    yaw, pitch = gimbal_yaw_pitch(p)
+    yaw_atan = math.atan(x / z) if z != 0.0 else math.copysign(math.pi / 2, x)
+    fig, (top, side) = new_figure(1, 2, size=(9.0, 4.2))
+    r = float(np.linalg.norm(p))
+    for ax in (top, side):
+        ax.set_xlim(-1.1 * r, 1.1 * r)
+        ax.set_ylim(-1.1 * r, 1.1 * r)
+        ax.set_aspect("equal")
+        ax.grid(True, alpha=0.3)
+        ax.plot(0, 0, "ks")
+    top.plot(x, z, "r*", ms=14, label="target")
+    for ang, style, name in ((yaw, "-", "atan2(x, z)"), (yaw_atan, "--", "atan(x / z)")):
+        top.plot([0, r * math.sin(ang)], [0, r * math.cos(ang)], style, lw=2.5, label=f"yaw = {name}")
+    top.set_xlabel("x (right) [m]")
+    top.set_ylabel("z (forward) [m]")
+    top.set_title("top view", fontsize=10)
+    top.legend(fontsize=8, loc="lower left")
+    h = math.hypot(x, z)
+    side.plot(h, -y, "r*", ms=14)
+    side.plot([0, r * math.cos(pitch)], [0, r * math.sin(pitch)], "-", lw=2.5, color="tab:blue")
+    side.set_xlabel("horizontal distance sqrt(x^2 + z^2) [m]")
+    side.set_ylabel("height above the gimbal, -y [m]")
+    side.set_title(f"side view: pitch = {math.degrees(pitch):+.1f} deg", fontsize=10)
+    text = (f"yaw = atan2(x, z) = {math.degrees(yaw):+.2f} deg, pitch = {math.degrees(pitch):+.2f} deg "
+            f"(aim error {math.degrees(aim_error(p, yaw, pitch)):.2f} deg)\n"
+            f"yaw = atan(x / z) = {math.degrees(yaw_atan):+.2f} deg "
+            f"(aim error {math.degrees(aim_error(p, yaw_atan, pitch)):.2f} deg)")
+    return View(fig, text)

@@ -1,0 +1,98 @@
+"""Exercise self-checks: friendly messages for students, failures where a grade is decided, and no
+way to pass by calling the reference."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import kinematics_lib as kl
+from kinematics_lib import dh_standard as aliased_reference
+from kinematics_lib.notebook.checks import (NOT_ANSWERED, ReferenceCalled, check_function, check_value,
+                                            forbidden, random_inputs)
+
+INPUTS = random_inputs(lambda rng: dict(zip(("a", "alpha", "d", "theta"), rng.uniform(-3, 3, 4))), 20, seed=3)
+
+
+def honest(a, alpha, d, theta):
+    return kl.translation([0, 0, d]) @ _rx_after(a, alpha, theta)
+
+
+def _rx_after(a, alpha, theta):
+    T = np.eye(4)
+    T[:3, :3] = kl.rot_z(theta)
+    S = np.eye(4)
+    S[0, 3] = a
+    X = np.eye(4)
+    X[:3, :3] = kl.rot_x(alpha)
+    return T @ S @ X
+
+
+def untouched(a, alpha, d, theta):
+    raise NotImplementedError()
+
+
+def wrong(a, alpha, d, theta):
+    return honest(a, alpha, d, theta + 1e-3)
+
+
+def cheat_flat(a, alpha, d, theta):
+    return kl.dh_standard(a, alpha, d, theta)
+
+
+def cheat_alias(a, alpha, d, theta):
+    return aliased_reference(a, alpha, d, theta)
+
+
+@pytest.fixture
+def student_kernel(monkeypatch):
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+
+
+@pytest.fixture
+def grading_kernel(monkeypatch):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+
+
+def test_messages_in_a_student_kernel(student_kernel):
+    assert check_function(honest, kl.dh_standard, INPUTS).message.startswith("✔")
+    r = check_function(untouched, kl.dh_standard, INPUTS)
+    assert not r.passed and not r.answered and NOT_ANSWERED in r.message
+    r = check_function(wrong, kl.dh_standard, INPUTS)
+    assert not r.passed and r.answered and r.message.startswith("✘") and "expected" in r.message
+
+
+@pytest.mark.parametrize("answer", [untouched, wrong, cheat_flat, cheat_alias])
+def test_grading_fails_what_did_not_pass(grading_kernel, answer):
+    with pytest.raises(AssertionError):
+        check_function(answer, kl.dh_standard, INPUTS)
+
+
+def test_grading_passes_a_right_answer(grading_kernel):
+    assert check_function(honest, kl.dh_standard, INPUTS).passed
+    assert check_value(lambda: 2.0, 2.0).passed
+    with pytest.raises(AssertionError):
+        check_value(lambda: 2.1, 2.0)
+
+
+@pytest.mark.parametrize("answer", [cheat_flat, cheat_alias])
+def test_calling_the_reference_is_refused(student_kernel, answer):
+    r = check_function(answer, kl.dh_standard, INPUTS)
+    assert not r.passed and "reference" in r.message
+    # and the reference works again afterwards
+    assert np.allclose(kl.dh_standard(1, 0.2, 0.3, 0.4), honest(1, 0.2, 0.3, 0.4))
+
+
+def test_forbidden_restores_after_errors():
+    with pytest.raises(ZeroDivisionError):
+        with forbidden([kl.rot_x]):
+            with pytest.raises(ReferenceCalled):
+                kl.rot_x(0.1)
+            1 / 0
+    assert np.allclose(kl.rot_x(0.0), np.eye(3))
+
+
+def test_forbid_rejects_what_it_cannot_swap():
+    with pytest.raises(ValueError, match="forbid"):
+        with forbidden([lambda x: x]):
+            pass
