@@ -8,12 +8,19 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["vector", "matrix", "scalar", "rotation", "transform", "positive", "one_of"]
+__all__ = ["InputError", "vector", "matrix", "scalar", "rotation", "transform", "positive", "one_of"]
+
+
+class InputError(ValueError):
+    """Invalid input to a public function; the message names the argument and what was expected.
+
+    A subclass of ValueError, so ``except ValueError`` catches it.
+    """
 
 
 def _finite(x: np.ndarray, name: str) -> np.ndarray:
     if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} must contain only finite numbers, got {x!r}")
+        raise InputError(f"{name} must contain only finite numbers, got {x!r}")
     return x
 
 
@@ -21,14 +28,14 @@ def _array(x, name: str) -> np.ndarray:
     try:
         return np.asarray(x, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numeric, got {x!r}") from None
+        raise InputError(f"{name} must be numeric, got {x!r}") from None
 
 
 def scalar(x, name: str) -> float:
     """A finite real number."""
     a = _array(x, name)
     if a.shape != ():
-        raise ValueError(f"{name} must be a scalar, got an array of shape {a.shape}")
+        raise InputError(f"{name} must be a scalar, got an array of shape {a.shape}")
     return float(_finite(a, name))
 
 
@@ -36,7 +43,7 @@ def positive(x, name: str) -> float:
     """A finite number > 0."""
     value = scalar(x, name)
     if value <= 0.0:
-        raise ValueError(f"{name} must be positive, got {value}")
+        raise InputError(f"{name} must be positive, got {value}")
     return value
 
 
@@ -45,7 +52,7 @@ def vector(x, n: int | None, name: str) -> np.ndarray:
     a = _array(x, name)
     if a.ndim != 1 or (n is not None and a.shape[0] != n):
         want = f"({n},)" if n is not None else "(n,)"
-        raise ValueError(f"{name} must have shape {want}, got shape {a.shape}")
+        raise InputError(f"{name} must have shape {want}, got shape {a.shape}")
     return _finite(a, name)
 
 
@@ -55,7 +62,7 @@ def matrix(x, shape: tuple[int | None, int | None], name: str) -> np.ndarray:
     ok = a.ndim == 2 and all(s is None or s == d for s, d in zip(shape, a.shape))
     if not ok:
         want = "(" + ", ".join("n" if s is None else str(s) for s in shape) + ")"
-        raise ValueError(f"{name} must have shape {want}, got shape {a.shape}")
+        raise InputError(f"{name} must have shape {want}, got shape {a.shape}")
     return _finite(a, name)
 
 
@@ -64,7 +71,7 @@ def rotation(R, name: str = "R", tol: float = 1e-6) -> np.ndarray:
     R = matrix(R, (3, 3), name)
     err = np.abs(R.T @ R - np.eye(3)).max()
     if err > tol or np.linalg.det(R) < 0.0:
-        raise ValueError(
+        raise InputError(
             f"{name} must be a rotation matrix (orthonormal, det +1); "
             f"max |R^T R - I| = {err:.2e}, det = {np.linalg.det(R):.6f}"
         )
@@ -75,7 +82,7 @@ def transform(T, name: str = "T", tol: float = 1e-6) -> np.ndarray:
     """A 4x4 homogeneous transform with a rotation block and last row [0 0 0 1]."""
     T = matrix(T, (4, 4), name)
     if np.abs(T[3] - (0.0, 0.0, 0.0, 1.0)).max() > tol:
-        raise ValueError(f"{name} must have last row [0, 0, 0, 1], got {T[3]}")
+        raise InputError(f"{name} must have last row [0, 0, 0, 1], got {T[3]}")
     rotation(T[:3, :3], f"{name}[:3, :3]", tol)
     return T
 
@@ -83,5 +90,5 @@ def transform(T, name: str = "T", tol: float = 1e-6) -> np.ndarray:
 def one_of(value, options, name: str):
     """``value`` if it is one of ``options``."""
     if value not in options:
-        raise ValueError(f"{name} must be one of {sorted(options)}, got {value!r}")
+        raise InputError(f"{name} must be one of {sorted(options)}, got {value!r}")
     return value
