@@ -2,6 +2,7 @@
 """One entry point for students, instructors and CI; needs only Python >= 3.10.
 
     python3 tasks.py lab         install the student environment (.venv) and open JupyterLab
+    python3 tasks.py work [NN]   copy exercise NN (default: all) into work/, your folder; never overwrites
     python3 tasks.py test        install the development environment (.venv-dev) and run all tests
     python3 tasks.py exercises   regenerate exercises/ from solutions/ (instructor)
     python3 tasks.py execute     re-execute chapters/ and solutions/ in place, then regenerate exercises/
@@ -9,6 +10,10 @@
 
 Each environment is (re)installed only when its requirement files changed, so a second run
 starts at once. Extra arguments after ``test`` go to pytest (e.g. ``-k jacobian``).
+
+Students work in ``work/`` (git-ignored): no command writes, deletes or tests anything there.
+``exercises`` and ``execute`` refuse (exit 3) to overwrite a generated exercise that was edited
+by hand, name it and say how to keep the edit; ``--force`` overwrites.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 REQ = ROOT / "requirements"
+WORK = ROOT / "work"          # the students' folder (git-ignored; never written by other commands)
 ENVS = {
     # name: (folder, requirement files)
     "student": (ROOT / ".venv", [REQ / "student.txt"]),
@@ -128,12 +134,36 @@ def cmd_execute(args) -> int:
     return subprocess.call([str(py), str(ROOT / "tools" / "nbtools.py"), "execute", *args], cwd=ROOT)
 
 
+def cmd_work(args) -> int:
+    """Copy exercises into work/ (all, or those whose file name starts with one of ``args``).
+
+    An existing copy is never replaced: the student's answers in work/ are theirs. Needs no
+    environment (standard library only)."""
+    exercises = sorted((ROOT / "exercises").glob("*.ipynb"))
+    chosen = [p for p in exercises if not args or any(p.name.startswith(a) or p.stem == a for a in args)]
+    unmatched = [a for a in args if not any(p.name.startswith(a) or p.stem == a for p in exercises)]
+    for a in unmatched:
+        say(f"no exercise matches {a!r}; there are: " + ", ".join(p.stem for p in exercises))
+    WORK.mkdir(exist_ok=True)
+    for src in chosen:
+        dst = WORK / src.name
+        if dst.exists():
+            say(f"work/{dst.name} already exists: open it (nothing copied; your copy is never replaced)")
+            continue
+        with open(dst, "xb") as out:   # "x": fails rather than overwrite, even in a race
+            out.write(src.read_bytes())
+        say(f"copied exercises/{src.name} -> work/{dst.name}")
+    if chosen:
+        say("open the copies in JupyterLab (python3 tasks.py lab, folder work/)")
+    return 1 if unmatched else 0
+
+
 def cmd_bench(args) -> int:
     py = ensure_env("dev")
     return subprocess.call([str(py), str(ROOT / "benchmarks" / "bench_dynamics.py"), *args], cwd=ROOT)
 
 
-COMMANDS = {"lab": cmd_lab, "test": cmd_test, "exercises": cmd_exercises,
+COMMANDS = {"lab": cmd_lab, "work": cmd_work, "test": cmd_test, "exercises": cmd_exercises,
             "execute": cmd_execute, "bench": cmd_bench}
 
 

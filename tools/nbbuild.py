@@ -9,8 +9,9 @@ Cell markers, one per line:
     # %%                                 a code cell
     # %% {"tags": ["nbval-ignore-output"]}            a code cell with metadata (JSON)
     # %% solution grade_id=ex2_dh                     nbgrader solution cell (autograded answer)
-    # %% tests grade_id=ex2_dh_check points=2         nbgrader grading cell (locked, with tests)
+    # %% tests grade_id=ex2_dh_check points=2         nbgrader grading cell (read-only): the self-check
     # %% [markdown] task grade_id=ex2_explain points=1  nbgrader manually graded markdown answer
+    # %% [markdown] statement grade_id=ex2_dh_statement  nbgrader read-only cell: an exercise's statement
 
 Cell ids are derived from the position and content, so rebuilding an unchanged draft gives the
 same file. The notebook is written unexecuted; run ``python tools/nbtools.py execute FILE``.
@@ -18,6 +19,7 @@ same file. The notebook is written unexecuted; run ``python tools/nbtools.py exe
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -26,6 +28,9 @@ from pathlib import Path
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from nbtools import KERNELSPEC, LANGUAGE_INFO  # noqa: E402
 
 MARK = re.compile(r"^# %%(?P<md> \[markdown\])?(?P<rest>.*)$")
 
@@ -41,6 +46,8 @@ def _nbgrader(kind: str, opts: dict) -> dict:
         meta.update(grade=True, locked=True, points=int(opts.get("points", 1)))
     elif kind == "task":
         meta.update(solution=True, grade=True, points=int(opts.get("points", 1)))
+    elif kind == "statement":
+        meta.update(locked=True)
     return {"nbgrader": meta}
 
 
@@ -52,7 +59,7 @@ def _metadata(rest: str) -> dict:
         return json.loads(rest)
     words = rest.split()
     kind, opts = words[0], dict(w.split("=", 1) for w in words[1:])
-    if kind not in ("solution", "tests", "task"):
+    if kind not in ("solution", "tests", "task", "statement"):
         raise ValueError(f"unknown cell marker {rest!r}")
     return _nbgrader(kind, opts)
 
@@ -82,8 +89,8 @@ def parse(text: str):
             lines.append(line)
     flush()
     nb = new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
-    nb.metadata["language_info"] = {"name": "python"}
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)         # what the pinned kernel writes (nbtools)
+    nb.metadata["language_info"] = copy.deepcopy(LANGUAGE_INFO)
     for k, cell in enumerate(nb.cells):
         cell["id"] = hashlib.sha1(f"{k}:{cell.source}".encode()).hexdigest()[:12]
     return nb

@@ -1,50 +1,84 @@
 #!/usr/bin/env python3
 """Notebook maintenance: execute in place, normalise, and generate student exercises.
 
-    python tools/nbtools.py execute [--refresh] [NOTEBOOK ...]
+    python tools/nbtools.py execute [--refresh] [--force] [NOTEBOOK ...]
                                                      re-execute (default: chapters/ and solutions/),
                                                      then regenerate the exercises of the executed solutions;
                                                      --refresh also replaces the stored outputs of
                                                      nbval-ignore-output cells (timings)
-    python tools/nbtools.py exercises                regenerate exercises/ from solutions/
+    python tools/nbtools.py exercises [--force]      regenerate exercises/ from solutions/
     python tools/nbtools.py check                    exit 1 if exercises/ is out of date
 
 Normalisation makes re-execution of an unchanged tree a no-op: no execution timestamps, no
 widget state or widget-view outputs (their model ids are random; the static PNG and the text
-stay), a fixed kernelspec and language_info, stream outputs merged (their split depends on
-flush timing), and the outputs of nbval-ignore-output cells (timings) kept from the last
-``--refresh`` run while their source is unchanged.
+stay), exactly the kernelspec and language_info that the pinned kernel reports (so JupyterLab,
+which writes them on opening a notebook, leaves a chapter unmodified), stream outputs merged
+(their split depends on flush timing), and the outputs of nbval-ignore-output cells (timings)
+kept from the last ``--refresh`` run while their source is unchanged.
 
-Exercise generation uses nbgrader's own preprocessors (ClearSolutions, ClearHiddenTests,
-ClearOutput) with ``enforce_metadata=True``, so a solution notebook that passes here also drops
-into an nbgrader course unchanged.
+Exercise generation runs nbgrader's own preprocessors in the order of ``nbgrader
+generate_assignment`` (LockCells, ClearSolutions, ClearOutput, ClearHiddenTests,
+ClearMarkScheme, ComputeChecksums, with metadata enforced), so ``exercises/`` carries the cell
+locks and checksums of nbgrader's release, and a solution notebook that passes here drops into
+an nbgrader course unchanged.
+
+Student work is never destroyed. Each generated exercise records a fingerprint of its cells
+(notebook metadata ``kinematics_lib.generated``). An exercise whose cells no longer match it
+was edited by hand: ``exercises``/``execute`` then stop before writing anything, with a non-zero
+exit, name the file and say how to keep the edit (``--force`` overwrites). A notebook in
+``exercises/`` that was not generated here (a student's copy) is never deleted or changed.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
+import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# What JupyterLab writes when it opens a notebook with the pinned kernel (ipykernel 7.4.0 from
+# requirements/, the CI interpreter CPython 3.11.7): its kernelspec and the kernel_info reply's
+# language_info. Committing exactly this keeps an opened, run and saved chapter's metadata
+# unchanged; tests/test_notebooks.py re-executes a chapter and compares.
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+LANGUAGE_INFO = {
+    "codemirror_mode": {"name": "ipython", "version": 3},
+    "file_extension": ".py",
+    "mimetype": "text/x-python",
+    "name": "python",
+    "nbconvert_exporter": "python",
+    "pygments_lexer": "ipython3",
+    "version": "3.11.7",
+}
+OWN_KEY = "kinematics_lib"   # notebook metadata of generated exercises: {"generated": {...}}
+EXIT_REFUSED = 3
 
 
-def notebooks(folder: str) -> list[Path]:
-    return sorted(p for p in (ROOT / folder).glob("*.ipynb"))
+def notebooks(folder: str, root: Path = ROOT) -> list[Path]:
+    return sorted(p for p in (root / folder).glob("*.ipynb"))
+
+
+def rel(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
 
 
 def normalize(nb):
     """Strip what changes from run to run; keep sources, outputs and nbgrader metadata."""
     nb = copy.deepcopy(nb)
     nb.metadata.pop("widgets", None)
-    nb.metadata["kernelspec"] = dict(KERNELSPEC)
-    nb.metadata["language_info"] = {"name": "python"}
+    nb.metadata["kernelspec"] = copy.deepcopy(KERNELSPEC)
+    nb.metadata["language_info"] = copy.deepcopy(LANGUAGE_INFO)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         cell.metadata.pop("collapsed", None)
@@ -96,90 +130,269 @@ def execute(path: Path, timeout: int = 900, refresh: bool = False) -> None:
     old = copy.deepcopy(nb)
     env_backup = os.environ.pop("KL_QUICK", None)  # committed notebooks are full runs
     try:
-        client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+        client = NotebookClient(nb, timeout=timeout, kernel_name=KERNELSPEC["name"], record_timing=False,
                                 resources={"metadata": {"path": str(path.parent)}})
         client.execute()
     finally:
         if env_backup is not None:
             os.environ["KL_QUICK"] = env_backup
+    reported = nb.metadata.get("language_info", {})
+    if reported != LANGUAGE_INFO:
+        print(f"  note: this kernel reports language_info {reported}; the notebook keeps the pinned "
+              f"{LANGUAGE_INFO} (tools/nbtools.py LANGUAGE_INFO)", flush=True)
     nb = normalize(nb)
     if not refresh:
         _keep_volatile_outputs(nb, old)
     write(nb, path)
 
 
-def to_exercise(solution):
-    """Student version of a solution notebook (nbgrader markup removed, outputs cleared)."""
-    from nbgrader.preprocessors import ClearHiddenTests, ClearOutput, ClearSolutions
+# --- exercises ---------------------------------------------------------------------------------
+
+def cells_fingerprint(nb) -> str:
+    """sha256 of what a person can write in a notebook: each cell's type, source and attachments."""
+    h = hashlib.sha256()
+    for cell in nb.cells:
+        h.update(json.dumps([cell.cell_type, cell.source, cell.get("attachments", {})],
+                            sort_keys=True, ensure_ascii=False).encode())
+    return h.hexdigest()
+
+
+def to_exercise(solution, source_name: str | None = None):
+    """Student version of a solution notebook, as ``nbgrader generate_assignment`` releases it
+    (solutions and hidden tests removed, outputs cleared, cells locked, checksums), plus the
+    fingerprint that lets ``exercises`` recognise a hand-edited copy."""
+    from nbgrader.preprocessors import (CheckCellMetadata, ClearHiddenTests, ClearMarkScheme, ClearOutput,
+                                        ClearSolutions, ComputeChecksums, LockCells)
 
     nb = copy.deepcopy(solution)
     resources = {}
-    for pp in (ClearSolutions(enforce_metadata=True), ClearHiddenTests(enforce_metadata=True), ClearOutput()):
+    for pp in (LockCells(), ClearSolutions(enforce_metadata=True), ClearOutput(), CheckCellMetadata(),
+               ClearHiddenTests(enforce_metadata=True), ClearMarkScheme(enforce_metadata=True),
+               ComputeChecksums(), CheckCellMetadata()):
         nb, resources = pp.preprocess(nb, resources)
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.execution_count = None
-    return normalize(nb)
+    nb = normalize(nb)
+    nb.metadata[OWN_KEY] = {"generated": {
+        "from": f"solutions/{source_name}" if source_name else "solutions/",
+        "by": "python3 tasks.py exercises (tools/nbtools.py); edit the solution, never this file",
+        "cells_sha256": cells_fingerprint(nb)}}
+    return nb
 
 
-def exercise_path(solution: Path) -> Path:
-    return ROOT / "exercises" / solution.name
+def exercise_path(solution: Path, root: Path = ROOT) -> Path:
+    return root / "exercises" / solution.name
 
 
-def make_exercises(only: list[Path] | None = None) -> list[Path]:
-    """Write exercises/ from solutions/ (all of them, or only the solution notebooks in ``only``)."""
-    written = []
-    for sol in notebooks("solutions"):
-        if only is not None and sol.resolve() not in {p.resolve() for p in only}:
+def generated_text(solution: Path) -> str:
+    nb = to_exercise(nbformat.read(solution, as_version=4), solution.name)
+    return nbformat.writes(nb) + "\n"
+
+
+def _git_head_text(path: Path) -> str | None:
+    """The committed (HEAD) content of ``path``, or None (not tracked, or no git)."""
+    try:
+        top = Path(subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=path.parent, capture_output=True,
+                                  text=True, check=True).stdout.strip())
+        name = path.resolve().relative_to(top.resolve()).as_posix()
+        out = subprocess.run(["git", "show", f"HEAD:{name}"], cwd=top, capture_output=True, check=True)
+        return out.stdout.decode()
+    except (OSError, ValueError, subprocess.CalledProcessError):
+        return None
+
+
+def _read_json_notebook(text: str):
+    try:
+        return nbformat.reads(text, as_version=4)
+    except Exception:  # noqa: BLE001 - unreadable means: do not touch
+        return None
+
+
+def classify(path: Path, new_text: str | None = None) -> str:
+    """What ``path`` in exercises/ is, for the generator:
+
+    'same'      its content is what would be written (nothing to do);
+    'generated' written by the generator and unchanged since (safe to replace or remove);
+    'edited'    a generated exercise whose cells were changed by hand (never overwritten without --force);
+    'foreign'   not generated here, e.g. a student's copy (never touched).
+    """
+    text = path.read_text(errors="replace")
+    if new_text is not None and text == new_text:
+        return "same"
+    nb = _read_json_notebook(text)
+    if nb is None:
+        return "edited"
+    stamp = nb.metadata.get(OWN_KEY, {}).get("generated")
+    if isinstance(stamp, dict):
+        return "generated" if stamp.get("cells_sha256") == cells_fingerprint(nb) else "edited"
+    # no fingerprint: an exercise generated before fingerprints existed, or someone's notebook
+    if new_text is None:
+        return "foreign"
+    if cells_fingerprint(nb) == cells_fingerprint(nbformat.reads(new_text, as_version=4)):
+        return "generated"       # same cells: only outputs/metadata differ, nothing written by a person
+    committed = _git_head_text(path)
+    if committed is not None:
+        old = _read_json_notebook(committed)
+        if old is not None and cells_fingerprint(old) == cells_fingerprint(nb):
+            return "generated"   # exactly as committed: git keeps it, replacing it loses nothing
+    return "edited"
+
+
+def free_copy_name(path: Path, root: Path = ROOT) -> Path:
+    """A name in work/ that does not exist yet, for keeping a copy of ``path``."""
+    target = root / "work" / path.name
+    k = 2
+    while target.exists():
+        target = root / "work" / f"{path.stem}-{k}{path.suffix}"
+        k += 1
+    return target
+
+
+@dataclass
+class Plan:
+    write: list            # (target, text)
+    remove: list           # targets (generated, unchanged, solution gone)
+    refused: list          # (target, reason) hand-edited, kept
+    foreign: list          # targets left alone
+
+
+def plan_exercises(only: list[Path] | None = None, force: bool = False, root: Path = ROOT) -> Plan:
+    """Decide what regenerating exercises/ does, without writing anything."""
+    plan = Plan([], [], [], [])
+    wanted = None if only is None else {p.resolve() for p in only}
+    solutions = notebooks("solutions", root)
+    for sol in solutions:
+        if wanted is not None and sol.resolve() not in wanted:
             continue
-        target = exercise_path(sol)
-        write(to_exercise(nbformat.read(sol, as_version=4)), target)
-        written.append(target)
+        target = exercise_path(sol, root)
+        text = generated_text(sol)
+        state = classify(target, text) if target.exists() else "generated"
+        if state == "same":
+            continue
+        if state == "edited" and not force:
+            plan.refused.append((target, f"its cells differ from the version generated from solutions/{sol.name}"))
+            continue
+        plan.write.append((target, text))
     if only is None:
-        stale = {p.name for p in notebooks("exercises")} - {p.name for p in written}
-        for name in sorted(stale):
-            (ROOT / "exercises" / name).unlink()
-    return written
+        names = {s.name for s in solutions}
+        for ex in notebooks("exercises", root):
+            if ex.name in names:
+                continue
+            state = classify(ex)
+            if state == "generated":
+                plan.remove.append(ex)
+            elif state == "edited" and not force:
+                plan.refused.append((ex, "its solution was removed, but the exercise was edited by hand"))
+            elif state == "edited":
+                plan.remove.append(ex)
+            else:
+                plan.foreign.append(ex)
+    return plan
 
 
-def out_of_date() -> list[str]:
-    """Names of exercises that differ from what ``make_exercises`` would write."""
+def refusal_message(plan: Plan, command: str, root: Path = ROOT) -> str:
+    lines = []
+    for target, reason in plan.refused:
+        name = target.relative_to(root)
+        keep = free_copy_name(target, root).relative_to(root)
+        lines += [f"REFUSED: {name} was edited by hand ({reason}); nothing was written.",
+                  "  To keep the edit, copy it into work/ (your folder, which no command touches), then regenerate:",
+                  f"      mkdir -p work && cp {name} {keep}",
+                  f"      python3 tasks.py {command} --force",
+                  f"  Authors: put the change into solutions/{target.name} (the single source) instead.",
+                  f"  To discard the edit: python3 tasks.py {command} --force"]
+    return "\n".join(lines)
+
+
+def apply_plan(plan: Plan) -> list[str]:
+    done = []
+    for target, text in plan.write:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+        done.append(f"wrote {rel(target)}")
+    for target in plan.remove:
+        target.unlink()
+        done.append(f"removed {rel(target)} (its solution is gone)")
+    for target in plan.foreign:
+        done.append(f"left {rel(target)} alone (not generated from solutions/; student work belongs in work/)")
+    return done
+
+
+def make_exercises(only: list[Path] | None = None, force: bool = False) -> list[Path]:
+    """Write exercises/ from solutions/ (all of them, or only the solution notebooks in ``only``).
+    Raises RuntimeError (with the refusal message) if a hand-edited exercise would be replaced."""
+    plan = plan_exercises(only, force)
+    if plan.refused:
+        raise RuntimeError(refusal_message(plan, "exercises"))
+    apply_plan(plan)
+    return [t for t, _ in plan.write]
+
+
+def out_of_date(root: Path = ROOT) -> list[str]:
+    """Problems with exercises/: missing, stale or different from what generation would write.
+    A notebook that was never generated here (a student's copy) is not a problem and is ignored."""
     problems = []
-    expected = {}
-    for sol in notebooks("solutions"):
-        expected[sol.name] = nbformat.writes(to_exercise(nbformat.read(sol, as_version=4))) + "\n"
-    actual = {p.name: p.read_text() for p in notebooks("exercises")}
-    for name in sorted(set(expected) | set(actual)):
-        if name not in actual:
-            problems.append(f"exercises/{name} is missing")
-        elif name not in expected:
-            problems.append(f"exercises/{name} has no solution in solutions/")
-        elif json.loads(actual[name]) != json.loads(expected[name]):
-            problems.append(f"exercises/{name} differs from its generated version")
+    names = set()
+    for sol in notebooks("solutions", root):
+        names.add(sol.name)
+        target = exercise_path(sol, root)
+        if not target.exists():
+            problems.append(f"exercises/{sol.name} is missing")
+            continue
+        text = generated_text(sol)
+        actual = _read_json_notebook(target.read_text(errors="replace"))
+        if actual is None or json.loads(nbformat.writes(actual)) != json.loads(text):
+            edited = classify(target, text) == "edited"
+            problems.append(f"exercises/{sol.name} differs from its generated version"
+                            + (" (edited by hand: `python3 tasks.py exercises` says how to keep the edit)"
+                               if edited else ""))
+    for ex in notebooks("exercises", root):
+        if ex.name not in names and classify(ex) != "foreign":
+            problems.append(f"exercises/{ex.name} has no solution in solutions/")
     return problems
+
+
+def generated_exercises(root: Path = ROOT) -> list[Path]:
+    """The notebooks of exercises/ that are generated from a solution (not students' copies)."""
+    names = {s.name for s in notebooks("solutions", root)}
+    return [p for p in notebooks("exercises", root) if p.name in names]
 
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("execute", "exercises", "check"):
         print(__doc__)
         return 2
-    if argv[0] == "execute":
-        refresh = "--refresh" in argv
-        args = [a for a in argv[1:] if a != "--refresh"]
+    command, flags = argv[0], {a for a in argv[1:] if a.startswith("--")}
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    unknown = flags - {"--refresh", "--force"}
+    if unknown or (command != "execute" and "--refresh" in flags) or (command == "check" and flags):
+        print(f"unknown option(s) {sorted(unknown or flags)}\n{__doc__}")
+        return 2
+    force = "--force" in flags
+    if command == "check":
+        problems = out_of_date()
+        print("\n".join(problems) or "exercises/ is up to date")
+        return 1 if problems else 0
+    if command == "execute":
         paths = [Path(a).resolve() for a in args] or notebooks("chapters") + notebooks("solutions")
+        only = None if not args else paths
+        before = plan_exercises(only, force)           # refuse before spending minutes executing
+        if before.refused:
+            print(refusal_message(before, "execute"))
+            return EXIT_REFUSED
         for p in paths:
-            print(f"executing {p.relative_to(ROOT)}", flush=True)
-            execute(p, refresh=refresh)
-        for p in make_exercises(None if not args else paths):
-            print(f"wrote {p.relative_to(ROOT)}")
-        return 0
-    if argv[0] == "exercises":
-        for p in make_exercises():
-            print(f"wrote {p.relative_to(ROOT)}")
-        return 0
-    problems = out_of_date()
-    print("\n".join(problems) or "exercises/ is up to date")
-    return 1 if problems else 0
+            print(f"executing {rel(p)}", flush=True)
+            execute(p, refresh="--refresh" in flags)
+    else:
+        only = None
+    plan = plan_exercises(only, force)
+    if plan.refused:
+        print(refusal_message(plan, command))
+        return EXIT_REFUSED
+    for line in apply_plan(plan):
+        print(line)
+    return 0
 
 
 if __name__ == "__main__":

@@ -13,6 +13,10 @@ functions listed in ``forbid`` (by default the reference itself, when it is a ki
 function) raise :class:`ReferenceCalled` however they are reached (``kl.name``, an imported
 alias, a stored reference), because their code object is swapped for one that raises.
 Expected values are computed before the student's code runs.
+
+Because a check that did not pass raises under nbgrader, the variable it would have returned is
+never assigned there: a later cell that uses the answer asks :func:`passed` instead, e.g.
+``if passed(rk4_step_mine): ...``, which works in both kinds of kernel.
 """
 
 from __future__ import annotations
@@ -26,14 +30,39 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 __all__ = ["CheckResult", "ReferenceCalled", "check_function", "check_value", "forbidden", "grading",
-           "random_inputs", "NOT_ANSWERED"]
+           "passed", "random_inputs", "NOT_ANSWERED"]
 
 NOT_ANSWERED = "not answered yet"
+GRADING_VARIABLE = "NBGRADER_EXECUTION"
+_LAST: dict[str, bool] = {}  # name of the checked function -> did its most recent check pass
+
+
+def _set_at_process_start(name: str) -> bool:
+    """Whether ``name`` was in this process's environment when it started (Linux: /proc/self/environ,
+    which ``del os.environ[...]`` does not change); False where that file does not exist."""
+    try:
+        with open("/proc/self/environ", "rb") as f:
+            entries = f.read().split(b"\0")
+    except OSError:
+        return False
+    prefix = name.encode() + b"="
+    return any(e.startswith(prefix) and len(e) > len(prefix) for e in entries)
 
 
 def grading() -> bool:
-    """True inside ``nbgrader validate`` / ``autograde`` (they set NBGRADER_EXECUTION in the kernel)."""
-    return bool(os.environ.get("NBGRADER_EXECUTION"))
+    """True inside ``nbgrader validate`` / ``autograde``: they set NBGRADER_EXECUTION in the kernel's
+    environment (an answer that deletes it from ``os.environ`` does not turn grading off)."""
+    return bool(os.environ.get(GRADING_VARIABLE)) or _set_at_process_start(GRADING_VARIABLE)
+
+
+def passed(function: Callable | str) -> bool:
+    """Did the most recent check of ``function`` (or of the function of that name) pass?
+
+    For cells after a self-check that use the answer: under nbgrader a failed check raises, so the
+    result variable of the check cell is not assigned, while ``passed`` still answers.
+    """
+    name = function if isinstance(function, str) else getattr(function, "__name__", "")
+    return _LAST.get(name, False)
 
 
 class ReferenceCalled(RuntimeError):
@@ -57,7 +86,8 @@ def forbidden(functions: Iterable[Callable]):
     try:
         for fn in functions:
             if not _library_function(fn):
-                raise ValueError(f"forbid must list plain kinematics_lib functions, got {fn!r}")
+                raise ValueError(f"forbid must list plain kinematics_lib functions, got {fn!r} (for a cached "
+                                 "or wrapped function, forbid the library function that the reference calls)")
             label = f"kl.{fn.__name__}"
 
             # the swapped code runs with the library module's globals: it brings what it needs
@@ -163,9 +193,11 @@ def check_function(student: Callable, reference: Callable, inputs: Iterable, *, 
     forbid: library functions the answer may not call (see :func:`forbidden`); None (default)
     forbids ``reference`` when it is a kinematics_lib function, ``()`` forbids nothing.
 
-    Under nbgrader (:func:`grading`) a result that did not pass raises ``AssertionError``.
+    Under nbgrader (:func:`grading`) a result that did not pass raises ``AssertionError``; either
+    way :func:`passed` remembers the outcome under ``name``.
     """
     result = _run_check(student, reference, inputs, name, rtol, atol, compare, forbid)
+    _LAST[result.name] = result.passed
     if grading() and not result.passed:
         raise AssertionError(result.message)
     return result
