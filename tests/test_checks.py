@@ -96,3 +96,47 @@ def test_forbid_rejects_what_it_cannot_swap():
     with pytest.raises(ValueError, match="forbid"):
         with forbidden([lambda x: x]):
             pass
+
+
+def test_passed_remembers_the_last_check_in_both_kernels(monkeypatch):
+    from kinematics_lib.notebook.checks import passed
+
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    check_function(untouched, kl.dh_standard, INPUTS)
+    assert not passed(untouched) and not passed("untouched")
+    check_function(honest, kl.dh_standard, INPUTS)
+    assert passed(honest)
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    with pytest.raises(AssertionError):
+        check_function(wrong, kl.dh_standard, INPUTS)
+    assert not passed(wrong)          # the cell failed, but later cells can still ask
+    assert not passed("never_checked")
+
+
+def test_grading_survives_an_answer_that_deletes_the_variable():
+    """Under nbgrader the kernel starts with NBGRADER_EXECUTION; deleting it from os.environ does
+    not turn a failing check into a printed one (Linux: the start environment is read back)."""
+    import os
+    import subprocess
+    import sys
+
+    if not os.path.exists("/proc/self/environ"):
+        pytest.skip("needs /proc/self/environ")
+    code = ("import os; del os.environ['NBGRADER_EXECUTION']\n"
+            "from kinematics_lib.notebook.checks import grading; print(grading())")
+    env = dict(os.environ, NBGRADER_EXECUTION="autograde")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
+    env.pop("NBGRADER_EXECUTION")
+    out = subprocess.run([sys.executable, "-c", code.split("\n", 1)[1]], env=env, capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_forbid_explains_cached_functions():
+    import functools
+
+    cached = functools.lru_cache(maxsize=None)(kl.rot_x)
+    with pytest.raises(ValueError, match="cached"):
+        with forbidden([cached]):
+            pass

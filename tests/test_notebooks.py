@@ -1,11 +1,14 @@
-"""The notebook pipeline: exercises generated from solutions, exercises run untouched, house style.
+"""The notebook pipeline: exercises generated from solutions, exercises run untouched, house style,
+the cell locks of nbgrader's release, and the metadata the kernel writes.
 
 nbval itself (collected from chapters/ and solutions/ by pytest) re-runs every chapter and
-solution and compares its text outputs with the committed ones.
+solution and compares its text outputs with the committed ones. The nbgrader course round trip
+is tests/test_nbgrader_course.py; the safety of students' copies is tests/test_student_work.py.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from pathlib import Path
@@ -21,7 +24,7 @@ from kinematics_lib.notebook.checks import NOT_ANSWERED  # noqa: E402
 
 CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
-EXERCISES = sorted((ROOT / "exercises").glob("*.ipynb"))
+EXERCISES = nbtools.generated_exercises()  # a student's own notebook in exercises/ is not ours to test
 MAX_CODE_LINES = 12
 
 
@@ -35,7 +38,8 @@ def test_there_is_something_to_test():
 
 def test_exercises_are_generated_from_solutions():
     problems = nbtools.out_of_date()
-    assert not problems, "run `python3 tasks.py exercises`:\n" + "\n".join(problems)
+    assert not problems, ("regenerate with `python3 tasks.py exercises` (it never overwrites an exercise "
+                          "edited by hand; it says how to keep the edit):\n" + "\n".join(problems))
 
 
 @pytest.mark.parametrize("path", EXERCISES, ids=lambda p: p.name)
@@ -64,9 +68,20 @@ def test_solution_uses_nbgrader_markup(path):
     assert solution_cells, f"{path.name} has no nbgrader solution cells"
     assert test_cells, f"{path.name} has no nbgrader test (self-check) cells"
     assert any("### BEGIN SOLUTION" in c.source for c in solution_cells)
-    assert any("### BEGIN HIDDEN TESTS" in c.source for c in test_cells)
+    for c in test_cells:
+        gid = c.metadata["nbgrader"]["grade_id"]
+        assert "check_function(" in c.source or "check_value(" in c.source, \
+            f"{path.name} {gid}: a grading cell decides the grade with check_function/check_value (docs/authoring.md)"
+        assert "### BEGIN HIDDEN TESTS" not in c.source, (
+            f"{path.name} {gid}: remove the hidden tests; the check itself fails under nbgrader, and hidden "
+            "tests make every submission print `Attribute 'checksum' ... has changed` (jupyter/nbgrader#1961)")
     ids = [c.metadata["nbgrader"]["grade_id"] for c in nb.cells if "nbgrader" in c.metadata]
     assert len(ids) == len(set(ids)), f"{path.name}: duplicate nbgrader grade_id"
+    for k, c in enumerate(nb.cells):
+        if c.cell_type == "markdown" and c.source.startswith("## Exercise"):
+            assert c.metadata.get("nbgrader", {}).get("locked"), (
+                f"{path.name} cell {k}: an exercise statement is a read-only nbgrader cell "
+                "(nbbuild: `# %% [markdown] statement grade_id=...`)")
 
 
 @pytest.mark.parametrize("path", CHAPTERS + SOLUTIONS, ids=lambda p: p.name)
@@ -96,3 +111,59 @@ def test_chapter_has_objectives_and_a_slider(path):
         f"{path.name}: the first cells must state the learning objectives"
     assert any("interactive_view(" in c.source for c in nb.cells if c.cell_type == "code"), \
         f"{path.name} has no slider-driven figure (interactive_view)"
+
+
+def _expected_locks(meta: dict) -> dict:
+    """The locks nbgrader's LockCells gives a cell (its defaults): answers cannot be deleted;
+    grading cells and read-only cells can be neither deleted nor edited."""
+    g = meta.get("nbgrader", {})
+    if g.get("solution"):
+        return {"deletable": False}
+    if g.get("grade") or g.get("locked"):
+        return {"deletable": False, "editable": False}
+    return {}
+
+
+@pytest.mark.parametrize("path", EXERCISES, ids=lambda p: p.name)
+def test_exercise_cells_are_locked_like_nbgrader_release(path):
+    nb = _read(path)
+    locked = 0
+    for k, c in enumerate(nb.cells):
+        want = _expected_locks(c.metadata)
+        got = {key: c.metadata[key] for key in ("deletable", "editable") if key in c.metadata}
+        assert got == want, f"{path.name} cell {k}: locks {got}, nbgrader's release has {want}"
+        if "nbgrader" in c.metadata:
+            assert c.metadata.nbgrader.get("checksum"), f"{path.name} cell {k}: no nbgrader checksum"
+        locked += want.get("editable") is False
+    assert locked, f"{path.name}: no read-only cell at all"
+
+
+NOTEBOOKS = CHAPTERS + SOLUTIONS + EXERCISES
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_committed_metadata_is_what_the_kernel_writes(path):
+    """JupyterLab writes the kernelspec and the kernel's language_info on opening a notebook; the
+    committed ones are exactly those, so opening and saving a chapter does not modify it."""
+    nb = _read(path)
+    meta = {k: v for k, v in nb.metadata.items() if k != nbtools.OWN_KEY}
+    assert meta == {"kernelspec": nbtools.KERNELSPEC, "language_info": nbtools.LANGUAGE_INFO}, \
+        f"{path.name}: normalise with `python tools/nbtools.py execute {path.parent.name}/{path.name}`"
+    assert (nb.nbformat, nb.nbformat_minor) == (4, 5), f"{path.name}: nbformat {nb.nbformat}.{nb.nbformat_minor}"
+
+
+def test_kernel_writes_the_committed_metadata():
+    """Re-execute a chapter through the pinned kernel: the language_info it reports and its
+    kernelspec are what tools/nbtools.py commits (on another interpreter, update LANGUAGE_INFO)."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    from nbclient import NotebookClient
+
+    path = CHAPTERS[0]
+    nb = _read(path)
+    committed = copy.deepcopy(nb.metadata)
+    NotebookClient(nb, timeout=600, kernel_name=nbtools.KERNELSPEC["name"],
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    assert nb.metadata["language_info"] == committed["language_info"] == nbtools.LANGUAGE_INFO
+    spec = KernelSpecManager().get_kernel_spec(nbtools.KERNELSPEC["name"])
+    written = {"display_name": spec.display_name, "language": spec.language, "name": nbtools.KERNELSPEC["name"]}
+    assert written == committed["kernelspec"] == nbtools.KERNELSPEC

@@ -62,8 +62,8 @@ OWN_KEY = "kinematics_lib"   # notebook metadata of generated exercises: {"gener
 EXIT_REFUSED = 3
 
 
-def notebooks(folder: str, root: Path = ROOT) -> list[Path]:
-    return sorted(p for p in (root / folder).glob("*.ipynb"))
+def notebooks(folder: str) -> list[Path]:
+    return sorted(p for p in (ROOT / folder).glob("*.ipynb"))
 
 
 def rel(path: Path) -> str:
@@ -181,8 +181,8 @@ def to_exercise(solution, source_name: str | None = None):
     return nb
 
 
-def exercise_path(solution: Path, root: Path = ROOT) -> Path:
-    return root / "exercises" / solution.name
+def exercise_path(solution: Path) -> Path:
+    return ROOT / "exercises" / solution.name
 
 
 def generated_text(solution: Path) -> str:
@@ -239,12 +239,12 @@ def classify(path: Path, new_text: str | None = None) -> str:
     return "edited"
 
 
-def free_copy_name(path: Path, root: Path = ROOT) -> Path:
+def free_copy_name(path: Path) -> Path:
     """A name in work/ that does not exist yet, for keeping a copy of ``path``."""
-    target = root / "work" / path.name
+    target = ROOT / "work" / path.name
     k = 2
     while target.exists():
-        target = root / "work" / f"{path.stem}-{k}{path.suffix}"
+        target = ROOT / "work" / f"{path.stem}-{k}{path.suffix}"
         k += 1
     return target
 
@@ -257,15 +257,15 @@ class Plan:
     foreign: list          # targets left alone
 
 
-def plan_exercises(only: list[Path] | None = None, force: bool = False, root: Path = ROOT) -> Plan:
+def plan_exercises(only: list[Path] | None = None, force: bool = False) -> Plan:
     """Decide what regenerating exercises/ does, without writing anything."""
     plan = Plan([], [], [], [])
     wanted = None if only is None else {p.resolve() for p in only}
-    solutions = notebooks("solutions", root)
+    solutions = notebooks("solutions")
     for sol in solutions:
         if wanted is not None and sol.resolve() not in wanted:
             continue
-        target = exercise_path(sol, root)
+        target = exercise_path(sol)
         text = generated_text(sol)
         state = classify(target, text) if target.exists() else "generated"
         if state == "same":
@@ -276,7 +276,7 @@ def plan_exercises(only: list[Path] | None = None, force: bool = False, root: Pa
         plan.write.append((target, text))
     if only is None:
         names = {s.name for s in solutions}
-        for ex in notebooks("exercises", root):
+        for ex in notebooks("exercises"):
             if ex.name in names:
                 continue
             state = classify(ex)
@@ -291,11 +291,11 @@ def plan_exercises(only: list[Path] | None = None, force: bool = False, root: Pa
     return plan
 
 
-def refusal_message(plan: Plan, command: str, root: Path = ROOT) -> str:
+def refusal_message(plan: Plan, command: str) -> str:
     lines = []
     for target, reason in plan.refused:
-        name = target.relative_to(root)
-        keep = free_copy_name(target, root).relative_to(root)
+        name = target.relative_to(ROOT)
+        keep = free_copy_name(target).relative_to(ROOT)
         lines += [f"REFUSED: {name} was edited by hand ({reason}); nothing was written.",
                   "  To keep the edit, copy it into work/ (your folder, which no command touches), then regenerate:",
                   f"      mkdir -p work && cp {name} {keep}",
@@ -329,14 +329,14 @@ def make_exercises(only: list[Path] | None = None, force: bool = False) -> list[
     return [t for t, _ in plan.write]
 
 
-def out_of_date(root: Path = ROOT) -> list[str]:
+def out_of_date() -> list[str]:
     """Problems with exercises/: missing, stale or different from what generation would write.
     A notebook that was never generated here (a student's copy) is not a problem and is ignored."""
     problems = []
     names = set()
-    for sol in notebooks("solutions", root):
+    for sol in notebooks("solutions"):
         names.add(sol.name)
-        target = exercise_path(sol, root)
+        target = exercise_path(sol)
         if not target.exists():
             problems.append(f"exercises/{sol.name} is missing")
             continue
@@ -347,16 +347,16 @@ def out_of_date(root: Path = ROOT) -> list[str]:
             problems.append(f"exercises/{sol.name} differs from its generated version"
                             + (" (edited by hand: `python3 tasks.py exercises` says how to keep the edit)"
                                if edited else ""))
-    for ex in notebooks("exercises", root):
+    for ex in notebooks("exercises"):
         if ex.name not in names and classify(ex) != "foreign":
             problems.append(f"exercises/{ex.name} has no solution in solutions/")
     return problems
 
 
-def generated_exercises(root: Path = ROOT) -> list[Path]:
+def generated_exercises() -> list[Path]:
     """The notebooks of exercises/ that are generated from a solution (not students' copies)."""
-    names = {s.name for s in notebooks("solutions", root)}
-    return [p for p in notebooks("exercises", root) if p.name in names]
+    names = {s.name for s in notebooks("solutions")}
+    return [p for p in notebooks("exercises") if p.name in names]
 
 
 def main(argv: list[str]) -> int:
