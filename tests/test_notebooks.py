@@ -167,3 +167,9 @@ def test_kernel_writes_the_committed_metadata():
     spec = KernelSpecManager().get_kernel_spec(nbtools.KERNELSPEC["name"])
     written = {"display_name": spec.display_name, "language": spec.language, "name": nbtools.KERNELSPEC["name"]}
     assert written == committed["kernelspec"] == nbtools.KERNELSPEC
+
+
+def test_readme_lists_the_points_of_every_notebook():
+    table = nbtools.points_table()
+    assert table in (ROOT / "README.md").read_text(), (
+        "README 'Points' is out of date; paste the output of `python tools/nbtools.py points`:\n" + table)

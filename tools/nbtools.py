@@ -8,6 +8,7 @@
                                                      nbval-ignore-output cells (timings)
     python tools/nbtools.py exercises [--force]      regenerate exercises/ from solutions/
     python tools/nbtools.py check                    exit 1 if exercises/ is out of date
+    python tools/nbtools.py points                   the points per notebook (the README's instructor table)
 
 Normalisation makes re-execution of an unchanged tree a no-op: no execution timestamps, no
 widget state or widget-view outputs (their model ids are random; the static PNG and the text
@@ -359,7 +360,31 @@ def generated_exercises() -> list[Path]:
     return [p for p in notebooks("exercises") if p.name in names]
 
 
+def points_table() -> str:
+    """Markdown table of the points per solution notebook: autograded (self-checks) and written
+    answers graded by hand (nbgrader "manually graded answer" cells)."""
+    rows, total = [], [0, 0]
+    for sol in notebooks("solutions"):
+        auto = manual = 0
+        for cell in nbformat.read(sol, as_version=4).cells:
+            g = cell.metadata.get("nbgrader", {})
+            if g.get("grade"):
+                if g.get("solution"):
+                    manual += g.get("points", 0)
+                else:
+                    auto += g.get("points", 0)
+        rows.append(f"| `{sol.name}` | {auto} | {manual} | {auto + manual} |")
+        total[0] += auto
+        total[1] += manual
+    head = ["| notebook | automatic (self-checks) | manual (written answers) | total |",
+            "| --- | --- | --- | --- |"]
+    return "\n".join(head + rows + [f"| **all** | **{total[0]}** | **{total[1]}** | **{sum(total)}** |"])
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["points"]:
+        print(points_table())
+        return 0
     if not argv or argv[0] not in ("execute", "exercises", "check"):
         print(__doc__)
         return 2
