@@ -57,7 +57,7 @@ def test_floating_base_dimensions_versus_the_quaternion_model():
     n = len(model.joint_names)
     assert kl.floating_base_dims_doc000(n) == (18, 18)
     assert (model.nq, model.nv) == (n + 7, n + 6)
-    for bad in (-1, 2.5, float("nan"), "twelve"):
+    for bad in (-1, 2.5, float("nan"), "twelve", True):
         with pytest.raises(ValueError, match="n_joints"):
             kl.floating_base_dims_doc000(bad)
 

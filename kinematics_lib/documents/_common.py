@@ -6,6 +6,7 @@ at the public call) and then run their lines unchecked.
 
 from __future__ import annotations
 
+from .. import _validate as check
 from .._validate import InputError
 from ..dynamics.model import Model
 
@@ -26,6 +27,4 @@ def fixed_lines(fixed, allowed: tuple[str, ...], name: str = "fixed") -> frozens
 
 def model_arg(model, name: str = "model") -> Model:
     """``model`` if it is a :class:`~kinematics_lib.Model`, else InputError."""
-    if not isinstance(model, Model):
-        raise InputError(f"{name} must be a kinematics_lib Model, got {type(model).__name__}")
-    return model
+    return check.instance(model, Model, name)
