@@ -5,4 +5,7 @@ A chapter shows "the source says X" by calling the function here beside the corr
 from the maths layers. This package may import any maths layer; no maths layer imports it.
 """
 
-__all__: list[str] = []
+from . import doc001
+from .doc001 import *  # noqa: F401,F403
+
+__all__ = [*doc001.__all__]
