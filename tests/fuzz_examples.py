@@ -103,8 +103,9 @@ def infer(name: str, value) -> Kind:
 #: parameter names whose negative values are impossible
 PHYSICAL = {n: "nonnegative" for n in ("mass", "masses", "m1", "m2", "inertias", "slip_std", "slip_bias_std",
                                         "gyro_noise", "tau_max", "damping")}
+PHYSICAL.update({n: "nonnegative" for n in ("g", "kp", "ki", "kd")})
 PHYSICAL.update({n: "positive" for n in ("lengths", "l1", "l2", "L1", "L2", "radius", "wheel_radius",
-                                          "half_length", "half_width", "dt", "t_final", "g", "slip_tau",
+                                          "half_length", "half_width", "dt", "t_final", "slip_tau",
                                           "rtol", "atol", "tol", "h", "rcond", "max_step")})
 PHYSICAL.update({n: "inertia" for n in ("I_com", "I", "I_B", "inertia")})
 #: parameters that set the length of the result (its shape is not compared after a mutation)
@@ -494,6 +495,50 @@ EXAMPLES = {
     "odometry_error_rms": [dict(v_cmd=Arg(np.tile([0.3, 0.1, 0.2], (10, 1)), Kind("free")), dt=Arg(0.05, Kind(
         "scalar", physical="positive")), seeds=Arg([1, 2], Kind("sequence")), noise=Arg({"slip_std": 0.02},
                                                                                          Kind("opaque")))],
+    # control (chapter 10)
+    "PID": [dict(kp=Arg(10.0, Kind("scalar", physical="nonnegative", skip=("an array",))),
+                 ki=Arg(2.0, Kind("scalar", physical="nonnegative", skip=("an array",))),
+                 kd=Arg(1.0, Kind("scalar", physical="nonnegative", skip=("an array",))),
+                 i_limit=Arg(5.0, Kind("scalar", physical="nonnegative", inf_ok=True, skip=("an array", "inf"))))],
+    "pid_poles": [dict(inertia=Arg(1.0, Kind("scalar", physical="positive", skip=("an array",))),
+                       kp=Arg(100.0, Kind("scalar", physical="nonnegative", skip=("an array",))),
+                       ki=Arg(10.0, Kind("scalar", physical="nonnegative", skip=("an array",))),
+                       kd=Arg(20.0, Kind("scalar", physical="nonnegative", skip=("an array",))))],
+    "pid_controller": [lambda ctx: dict(pid=Arg(kl.PID(10.0, 1.0, 2.0), Kind("object", wrong=kl.puma560())),
+                                        reference=kl.constant_reference([0.5, 0.2]),
+                                        dt=Arg(0.01, Kind("scalar", physical="positive")))],
+    "JointInertia": [dict(inertia=Arg((1.0, 2.0), Kind("free", physical="positive")), friction=lambda v: 0.1 * v)],
+    "simulate_sampled": [lambda ctx: dict(plant=Arg(kl.TwoLinkArm(), Kind("object", wrong=kl.puma560())),
+                                          law=lambda t, q, v: -20.0 * q - 5.0 * v, q0=np.array([0.1, 0.2]),
+                                          v0=np.array([0.0, 0.1]), delay_steps=1,
+                                          tau_limit=Arg(50.0, Kind("scalar", physical="nonnegative", skip=("an array",))),
+                                          substeps=2)],
+    "simulate_continuous": [lambda ctx: dict(plant=Arg(kl.TwoLinkArm(), Kind("object", wrong=kl.puma560())),
+                                             law=lambda t, q, v: -20.0 * q - 5.0 * v, q0=np.array([0.1, 0.2]),
+                                             v0=np.array([0.0, 0.1]), t_final=Arg(0.05, Kind(
+                                                 "scalar", physical="positive", size=True)), rtol=1e-8, atol=1e-10)],
+    "constant_reference": [dict(q_d=Arg(np.array([0.5, 0.2]), Kind("free")))],
+    "sine_reference": [dict(offset=np.array([0.0, 0.1]), amplitude=np.array([0.1, 0.2]), omega=np.array([1.0, 2.0]))],
+    # documents/ (the source documents' formulas as written)
+    "floating_base_dims_doc000": [dict(n_joints=Arg(12, Kind("int", size=True)))],
+    "zmp_cmp_offset_doc000": [dict(z_com=1.0, mass=50.0, pdd_com=np.array([2.0, 0.5]))],
+    "friction_pyramid_doc000": [dict(mu=Arg(0.6, Kind("scalar", physical="nonnegative")))],
+    "planar_3r_singularities_doc000": [dict(q=np.array([0.3, 0.5, -0.4]))],
+    "nullspace_step_doc000": [dict(J=kl.geometric_jacobian(arm3(), [0.3, 0.5, -0.4])[:2], dx=np.array([0.01, -0.02]),
+                                   z=np.array([0.1, -0.1, 0.2]), damping=0.1)],
+    "skew_check_doc000": [dict(M_dot=np.array([[0.0, -0.3], [-0.3, 0.0]]), C=np.array([[-0.15, -0.3], [0.15, 0.0]]))],
+    "rnea_operations_doc000": [dict(n_links=Arg(6, Kind("int", size=True)))],
+    "joint_pid_update_doc001": [dict(err=0.1, dt=0.01, gravity_ff=0.5, i_term=0.0, prev_err=0.05, kp=100.0, ki=10.0,
+                                     kd=5.0)],
+    "joint_pid_poles_doc001": [dict(inertia=Arg(1.0, Kind("scalar", physical="positive")), kp=100.0, kd=5.0)],
+    "cartesian_impedance_doc001": [dict(J_local=rng(40).normal(size=(6, 3)), x_err=rng(41).normal(size=6) * 0.01,
+                                        dx_err=rng(42).normal(size=6) * 0.1, K=np.full(6, 100.0), D=np.full(6, 10.0),
+                                        gravity=np.array([0.0, 4.9, 1.2]))],
+    "dh_a_doc002": [dict(a=0.3, alpha=0.7, d=0.2, theta=-0.4)],
+    "sym_dh_a_doc002": [dict(a=Arg(1, Kind("scalar")), alpha=Arg(0, Kind("scalar")), d=0.5, theta=sp.Symbol("q"))],
+    "is_singular_doc002": [dict(J=np.array([[1.0, 0.5], [0.2, 0.9]]))],
+    "ik_converged_doc002": [dict(dx=Arg(np.array([1e-3, 2e-3, 0.0, 0.01, 0.0, 0.0]), Kind("free")))],
+    "mecanum_efficiency_doc002": [dict(gamma=np.pi / 4)],
 }
 
 #: public classes that are result records, built only by the library (reason)
@@ -505,6 +550,7 @@ NOT_CALLED = {
     "SignCheck": "result record of single_wheel_check",
     "OdometryRun": "result record of simulate_odometry",
     "NewtonEulerTerms": "result record of newton_euler_terms",
+    "SimulationResult": "result record of simulate_sampled / simulate_continuous",
     "LagrangianModel": "symbolic record built by derive_lagrangian (functions taking it check its type)",
     "NumericLagrangian": "record of compiled functions built by to_numeric (functions taking it check its type)",
 }
