@@ -5,4 +5,8 @@ A chapter shows "the source says X" by calling the function here beside the corr
 from the maths layers. This package may import any maths layer; no maths layer imports it.
 """
 
-__all__: list[str] = []
+from . import doc001, doc002
+from .doc001 import *  # noqa: F401,F403
+from .doc002 import *  # noqa: F401,F403
+
+__all__ = [*doc001.__all__, *doc002.__all__]
