@@ -59,6 +59,69 @@ def _frozen(a) -> np.ndarray:
     return a
 
 
+def _index_tuple(values, name: str) -> tuple:
+    """A tuple of ints (body indices)."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise check.InputError(f"{name} must be a sequence of body indices, got {check.describe(values)}")
+    return tuple(check.integer(p, f"{name}[{i}]") for i, p in enumerate(values))
+
+
+def _names(values, nb: int, name: str, unique: bool) -> tuple:
+    """A tuple of nb strings (unique ones for body and joint names)."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise check.InputError(f"{name} must be a sequence of {nb} strings, got {check.describe(values)}")
+    if len(values) != nb:
+        raise check.InputError(f"{name} must have {nb} entries (one per body), got {len(values)}")
+    out = tuple(check.text(v, f"{name}[{i}]") for i, v in enumerate(values))
+    if unique and len(set(out)) != nb:
+        dup = next(v for v in out if out.count(v) > 1)
+        raise check.InputError(f"{name} must be unique, {dup!r} appears {out.count(dup)} times")
+    return out
+
+
+def _unit_axes(axes, joint_types: tuple) -> np.ndarray:
+    """Joint axes (nb, 3) normalised; non-zero for every 1-dof joint (ignored for 'free')."""
+    nb = len(joint_types)
+    axes = check.matrix(axes, (nb, 3), "axes")
+    scale = np.abs(axes).max(axis=1)
+    moving = np.array([t != "free" for t in joint_types])
+    bad = np.flatnonzero(moving & ~(scale > 0.0))
+    if bad.size:
+        raise check.InputError(f"axes[{bad[0]}] must be non-zero for a {joint_types[bad[0]]} joint, got {axes[bad[0]]}")
+    safe = np.where(scale > 0.0, scale, 1.0)[:, None]
+    axes = axes / safe  # scaled first, so that a huge axis cannot overflow its norm
+    return axes / np.where(moving, np.linalg.norm(axes, axis=1), 1.0)[:, None]
+
+
+def _frames(frames, body_names: tuple) -> dict:
+    """name -> (body index, frozen T_body_frame); every body's own frame is added."""
+    try:
+        items = dict(frames).items()
+    except (TypeError, ValueError):
+        raise check.InputError(f"frames must be a mapping name -> (body, T), got {check.describe(frames)}") from None
+    nb, out = len(body_names), {}
+    for k, value in items:
+        label = f"frames[{k!r}]"
+        if not isinstance(value, (tuple, list)) or len(value) != 2:
+            raise check.InputError(f"{label} must be a pair (body index, T (4, 4)), got {check.describe(value)}")
+        b = check.integer(value[0], f"{label}[0] (body index)", -1, nb - 1)
+        out[check.text(k, "frames (a key)")] = (b, _frozen(check.transform(value[1], label)))
+    for i, n in enumerate(body_names):
+        out.setdefault(n, (i, _frozen(np.eye(4))))
+    return out
+
+
+def _limits(values, nb: int, name: str) -> np.ndarray:
+    """Joint limits (nb,): +-inf allowed (unlimited), NaN not; None = unlimited."""
+    if values is None:
+        return np.full(nb, -np.inf if name == "lower" else np.inf)
+    a = check._array(values, name)
+    if a.shape != (nb,) or np.isnan(a).any():
+        raise check.InputError(f"{name} must be a ({nb},) array of limits (inf allowed, NaN not), "
+                               f"got {check.describe(a)}")
+    return a
+
+
 @dataclass(frozen=True, eq=False)
 class Model:
     """A kinematic tree with inertias (frozen; algorithms take it and never change it).
@@ -94,51 +157,39 @@ class Model:
 
     def __post_init__(self):
         set_ = object.__setattr__
-        nb = len(self.parent)
-        for name in ("body_names", "body_joint", "joint_types"):
-            if len(getattr(self, name)) != nb:
-                raise ValueError(f"{name} must have {nb} entries (one per body), got {len(getattr(self, name))}")
-            set_(self, name, tuple(getattr(self, name)))
-        set_(self, "parent", tuple(int(p) for p in self.parent))
-        for i, p in enumerate(self.parent):
+        set_(self, "name", check.text(self.name, "name"))
+        parent = _index_tuple(self.parent, "parent")
+        nb = len(parent)
+        if nb == 0:
+            raise check.InputError("parent must list at least one body (a model without bodies has no dynamics)")
+        for i, p in enumerate(parent):
             if not -1 <= p < i:
-                raise ValueError(f"parent[{i}] must satisfy -1 <= parent[i] < i, got {p}")
+                raise check.InputError(f"parent[{i}] must satisfy -1 <= parent[i] < i, got {p}")
+        set_(self, "parent", parent)
+        for name in ("body_names", "body_joint", "joint_types"):
+            set_(self, name, _names(getattr(self, name), nb, name, unique=name != "joint_types"))
         for i, t in enumerate(self.joint_types):
             check.one_of(t, JOINT_TYPES, f"joint_types[{i}]")
-            if t == "free" and self.parent[i] != -1:
-                raise ValueError(f"joint_types[{i}] = 'free' is only allowed on a root body")
-        axes = check.matrix(self.axes, (nb, 3), "axes")
-        norms = np.linalg.norm(axes, axis=1)
-        moving = [t != "free" for t in self.joint_types]
-        if np.any(norms[moving] < 1e-12):
-            raise ValueError("axes must be non-zero for revolute/continuous/prismatic joints")
-        axes = axes / np.where(norms > 0, norms, 1.0)[:, None]
-        set_(self, "axes", _frozen(axes))
-        T_tree = np.asarray(self.T_tree, dtype=float)
+            if t == "free" and parent[i] != -1:
+                raise check.InputError(f"joint_types[{i}] = 'free' is only allowed on a root body")
+        set_(self, "axes", _frozen(_unit_axes(self.axes, self.joint_types)))
+        T_tree = check._array(self.T_tree, "T_tree")
         if T_tree.shape != (nb, 4, 4):
-            raise ValueError(f"T_tree must have shape ({nb}, 4, 4), got {T_tree.shape}")
+            raise check.InputError(f"T_tree must have shape ({nb}, 4, 4), got {T_tree.shape}")
         for i in range(nb):
             check.transform(T_tree[i], f"T_tree[{i}]")
         set_(self, "T_tree", _frozen(T_tree))
-        inertia = np.asarray(self.inertia, dtype=float)
-        if inertia.shape != (nb, 6, 6) or not np.allclose(inertia, inertia.transpose(0, 2, 1)):
-            raise ValueError(f"inertia must be {nb} symmetric 6x6 spatial inertias, got shape {inertia.shape}")
-        set_(self, "inertia", _frozen(inertia))
+        if check._array(self.inertia, "inertia").shape != (nb, 6, 6):
+            raise check.InputError(f"inertia must have shape ({nb}, 6, 6), got {np.shape(self.inertia)}")
+        set_(self, "inertia", _frozen(check.spatial_inertia(self.inertia, "inertia")))
         set_(self, "gravity", _frozen(check.vector(self.gravity, 3, "gravity")))
-        frames = {k: (int(b), _frozen(check.transform(T, f"frames[{k!r}]"))) for k, (b, T) in dict(self.frames).items()}
-        for k, (b, _) in frames.items():
-            if not -1 <= b < nb:
-                raise ValueError(f"frames[{k!r}] refers to body {b}, the model has {nb} bodies (-1 = world)")
-        for i, n in enumerate(self.body_names):
-            frames.setdefault(n, (i, _frozen(np.eye(4))))
-        set_(self, "frames", MappingProxyType(frames))
-        lower = np.full(nb, -np.inf) if self.lower is None else np.asarray(self.lower, float)
-        upper = np.full(nb, np.inf) if self.upper is None else np.asarray(self.upper, float)
-        if lower.shape != (nb,) or upper.shape != (nb,) or np.any(np.isnan(lower)) or np.any(np.isnan(upper)) \
-                or np.any(lower > upper):
-            raise ValueError(f"lower and upper must be ({nb},) arrays (inf allowed) with lower <= upper")
-        set_(self, "lower", _frozen(lower))
-        set_(self, "upper", _frozen(upper))
+        set_(self, "frames", MappingProxyType(_frames(self.frames, self.body_names)))
+        for name in ("lower", "upper"):
+            set_(self, name, _frozen(_limits(getattr(self, name), nb, name)))
+        bad = np.flatnonzero(self.lower > self.upper)
+        if bad.size:
+            raise check.InputError(f"lower must be <= upper, got lower[{bad[0]}] = {self.lower[bad[0]]} > "
+                                   f"upper[{bad[0]}] = {self.upper[bad[0]]}")
         # index bookkeeping
         q_slice, v_slice, iq, iv = [], [], 0, 0
         for t in self.joint_types:
@@ -383,7 +434,9 @@ def planar_chain_model(lengths, masses, com=None, inertias=None, gravity=(0.0, -
         if i > 0:
             T[0, 3] = L[i - 1]
         T_tree.append(T)
-        inertia.append(spatial_inertia(m[i], [c[i], 0.0, 0.0], np.diag([0.0, 0.0, Izz[i]])))
+        # a thin rod along x: I_xx = 0, I_yy = I_zz (only I_zz acts in the plane; the triangle
+        # inequality I_xx + I_yy >= I_zz of a real body needs I_yy too)
+        inertia.append(spatial_inertia(m[i], [c[i], 0.0, 0.0], np.diag([0.0, Izz[i], Izz[i]])))
         tip = np.eye(4)
         tip[0, 3] = L[i]
         frames[f"link{i + 1}_tip"] = (i, tip)

@@ -20,7 +20,7 @@ import numpy as np
 
 from .model import GRAVITY, Model
 from ..geometry.rotations import rpy_to_matrix
-from ..geometry.spatial import motion_transform, spatial_inertia, transform_inertia
+from ..geometry.spatial import _motion_transform, _spatial_inertia
 
 __all__ = ["load_urdf", "anymal_b_urdf"]
 
@@ -61,7 +61,7 @@ def _link_inertia(link) -> np.ndarray:
     ixx, ixy, ixz, iyy, iyz, izz = (float(e.get(k, 0.0)) for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"))
     I_inertial = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
     R = T[:3, :3]
-    return spatial_inertia(mass, T[:3, 3], R @ I_inertial @ R.T)
+    return _spatial_inertia(mass, T[:3, 3], R @ I_inertial @ R.T)
 
 
 def load_urdf(path, floating_base: bool = False, gravity=GRAVITY) -> Model:
@@ -126,8 +126,8 @@ def load_urdf(path, floating_base: bool = False, gravity=GRAVITY) -> Model:
                     frames[child] = (-1, T)
                     visit(child, body, T)
                     continue
-                X_child_body = motion_transform(T[:3, :3], T[:3, 3])
-                inertia[body] = inertia[body] + transform_inertia(_link_inertia(links[child]), X_child_body)
+                X_child_body = _motion_transform(T[:3, :3], T[:3, 3])
+                inertia[body] = inertia[body] + X_child_body.T @ _link_inertia(links[child]) @ X_child_body
                 frames[child] = (body, T)
                 frames.setdefault(jname, (body, T))
                 visit(child, body, T)

@@ -51,13 +51,28 @@ _CRM = np.array([_crm_of(e) for e in np.eye(6)]).reshape(6, 36)
 _CRF = np.array([-_crm_of(e).T for e in np.eye(6)]).reshape(6, 36)
 
 
+def _motion_vectors(v, name: str) -> np.ndarray:
+    """A finite 6-vector or stack (n, 6) of them (the public boundary of the cross products)."""
+    a = check._array(v, name)
+    if a.ndim not in (1, 2) or a.shape[-1] != 6:
+        raise check.InputError(f"{name} must have shape (6,) or (n, 6), got shape {a.shape}")
+    return check._finite(a, name)
+
+
+def _crm(v: np.ndarray) -> np.ndarray:
+    return (v @ _CRM).reshape(v.shape[:-1] + (6, 6))
+
+
+def _crf(v: np.ndarray) -> np.ndarray:
+    return (v @ _CRF).reshape(v.shape[:-1] + (6, 6))
+
+
 def crm(v) -> np.ndarray:
     """Motion cross-product matrix crm(v) = [[w x, v x], [0, w x]] for v = [v; w]: crm(v) @ m = v x m.
 
     v: (6,) -> (6, 6), or a stack (n, 6) -> (n, 6, 6).
     """
-    v = np.asarray(v, dtype=float)
-    return (v @ _CRM).reshape(v.shape[:-1] + (6, 6))
+    return _crm(_motion_vectors(v, "v"))
 
 
 def crf(v) -> np.ndarray:
@@ -65,18 +80,36 @@ def crf(v) -> np.ndarray:
 
     v: (6,) -> (6, 6), or a stack (n, 6) -> (n, 6, 6).
     """
-    v = np.asarray(v, dtype=float)
-    return (v @ _CRF).reshape(v.shape[:-1] + (6, 6))
+    return _crf(_motion_vectors(v, "v"))
 
 
-def apply_each(M: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """M_i @ x_i for every i: a stack of matrices (n, a, b) times a stack of vectors (n, b) -> (n, a)."""
+def _apply_each(M: np.ndarray, x: np.ndarray) -> np.ndarray:
     return (M @ x[:, :, None])[:, :, 0]
+
+
+def apply_each(M, x) -> np.ndarray:
+    """M_i @ x_i for every i: a stack of matrices (n, a, b) times a stack of vectors (n, b) -> (n, a)."""
+    M, x = check._finite(check._array(M, "M"), "M"), check._finite(check._array(x, "x"), "x")
+    if M.ndim != 3:
+        raise check.InputError(f"M must be a stack of matrices of shape (n, a, b), got shape {M.shape}")
+    if x.shape != (M.shape[0], M.shape[2]):
+        raise check.InputError(f"x must have shape ({M.shape[0]}, {M.shape[2]}) to match M {M.shape}, "
+                               f"got shape {x.shape}")
+    return check.finite_result(_apply_each(M, x), "M_i @ x_i", "M, x")
+
+
+def _pair(v, other, other_name: str) -> tuple[np.ndarray, np.ndarray]:
+    v = _motion_vectors(v, "v")
+    b = _motion_vectors(other, other_name)
+    if b.shape != v.shape:
+        raise check.InputError(f"{other_name} must have the shape of v {v.shape}, got shape {b.shape}")
+    return v, b
 
 
 def cross_motion(v, m) -> np.ndarray:
     """v x m for motion vectors:  [w x m_v + v x m_w; w x m_w]; single (6,) or stacked (n, 6)."""
-    return (crm(v) @ np.asarray(m, dtype=float)[..., None])[..., 0]
+    v, m = _pair(v, m, "m")
+    return check.finite_result((_crm(v) @ m[..., None])[..., 0], "v x m", "v, m")
 
 
 def cross_force(v, f) -> np.ndarray:
@@ -84,7 +117,8 @@ def cross_force(v, f) -> np.ndarray:
 
     With f = I v this is the gyroscopic (velocity-product) force of a body.
     """
-    return (crf(v) @ np.asarray(f, dtype=float)[..., None])[..., 0]
+    v, f = _pair(v, f, "f")
+    return check.finite_result((_crf(v) @ f[..., None])[..., 0], "v x* f", "v, f")
 
 
 def crf_bar(h) -> np.ndarray:
@@ -93,7 +127,7 @@ def crf_bar(h) -> np.ndarray:
     crf_bar([f; n]) = [[0, -[f]x], [-[f]x, -[n]x]]; it is skew-symmetric (used by the
     Christoffel-consistent Coriolis matrix).
     """
-    h = np.asarray(h, dtype=float)
+    h = check.vector(h, 6, "h")
     F, N = _skew(h[:3]), _skew(h[3:])
     out = np.zeros((6, 6))
     out[:3, 3:] = -F
@@ -102,20 +136,7 @@ def crf_bar(h) -> np.ndarray:
     return out
 
 
-def spatial_inertia(mass: float, com, I_com) -> np.ndarray:
-    """Spatial inertia about a frame origin, in that frame's axes (6, 6), [linear; angular].
-
-    mass (kg), com = c (3,) centre of mass (m), I_com (3, 3) rotational inertia about the
-    CoM (kg m^2):  I = [[m 1, -m [c]x], [m [c]x, I_c - m [c]x^2]].  Then I @ v is the
-    momentum [m (v + w x c); angular momentum about the origin].
-    """
-    m = check.scalar(mass, "mass")
-    if m < 0.0:
-        raise ValueError(f"mass must be non-negative, got {m}")
-    c = check.vector(com, 3, "com")
-    I_c = check.matrix(I_com, (3, 3), "I_com")
-    if not np.allclose(I_c, I_c.T, atol=1e-12 * max(1.0, np.abs(I_c).max())):
-        raise ValueError("I_com must be symmetric")
+def _spatial_inertia(m: float, c: np.ndarray, I_c: np.ndarray) -> np.ndarray:
     C = _skew(c)
     out = np.zeros((6, 6))
     out[:3, :3] = m * np.eye(3)
@@ -125,9 +146,26 @@ def spatial_inertia(mass: float, com, I_com) -> np.ndarray:
     return out
 
 
-def inertia_parts(I) -> tuple[float, np.ndarray, np.ndarray]:
-    """(mass, com, I_com) of a spatial inertia: the inverse of :func:`spatial_inertia`."""
-    I = np.asarray(I, dtype=float)
+def spatial_inertia(mass: float, com, I_com) -> np.ndarray:
+    """Spatial inertia about a frame origin, in that frame's axes (6, 6), [linear; angular].
+
+    mass (kg), com = c (3,) centre of mass (m), I_com (3, 3) rotational inertia about the
+    CoM (kg m^2):  I = [[m 1, -m [c]x], [m [c]x, I_c - m [c]x^2]].  Then I @ v is the
+    momentum [m (v + w x c); angular momentum about the origin].
+
+    Physics is checked: mass >= 0; I_com symmetric positive semi-definite with principal moments
+    that satisfy the triangle inequality (zero is allowed: a point mass).
+
+    >>> spatial_inertia(2.0, [0.0, 0.0, 0.0], np.eye(3))[[0, 3], [0, 3]]
+    array([2., 1.])
+    """
+    m = check.nonnegative(mass, "mass")
+    c = check.vector(com, 3, "com")
+    I_c = check.rotational_inertia(I_com, "I_com")
+    return check.finite_result(_spatial_inertia(m, c, I_c), "the spatial inertia", "mass, com, I_com")
+
+
+def _inertia_parts(I: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     m = I[0, 0]
     if m <= 0.0:
         return 0.0, np.zeros(3), I[3:, 3:].copy()
@@ -137,13 +175,20 @@ def inertia_parts(I) -> tuple[float, np.ndarray, np.ndarray]:
     return m, c, I[3:, 3:] + m * C @ C
 
 
-def motion_transform(R_AB, p_AB) -> np.ndarray:
-    """X_BA (6, 6): motion vectors from A coordinates to B coordinates, B placed at (R_AB, p_AB) in A.
+def inertia_parts(I) -> tuple[float, np.ndarray, np.ndarray]:
+    """(mass, com, I_com) of a spatial inertia (6, 6): the inverse of :func:`spatial_inertia`.
 
-    X_BA = [[R^T, -R^T [p]x], [0, R^T]]  (= adjoint(T_BA)).
+    I (6, 6) must be finite and symmetric with m = I[0, 0] >= 0 (cheap checks: this runs once per
+    body in centre-of-mass and energy computations; :func:`kinematics_lib._validate.spatial_inertia`
+    checks the full physics).
     """
-    R = np.asarray(R_AB, dtype=float)
-    p = np.asarray(p_AB, dtype=float)
+    I = check.matrix(I, (6, 6), "I")
+    if I[0, 0] < 0.0 or np.abs(I - I.T).max() > 1e-9 * max(1.0, float(np.abs(I).max())):
+        raise check.InputError(f"I must be a spatial inertia: symmetric with mass I[0, 0] >= 0, got {check.describe(I)}")
+    return _inertia_parts(I)
+
+
+def _motion_transform(R: np.ndarray, p: np.ndarray) -> np.ndarray:
     Rt = R.T
     X = np.zeros((6, 6))
     X[:3, :3] = Rt
@@ -152,6 +197,32 @@ def motion_transform(R_AB, p_AB) -> np.ndarray:
     return X
 
 
+def motion_transform(R_AB, p_AB) -> np.ndarray:
+    """X_BA (6, 6): motion vectors from A coordinates to B coordinates, B placed at (R_AB, p_AB) in A.
+
+    X_BA = [[R^T, -R^T [p]x], [0, R^T]]  (= adjoint(T_BA)). R_AB must be a proper rotation.
+    """
+    return _motion_transform(check.rotation(R_AB, "R_AB"), check.vector(p_AB, 3, "p_AB"))
+
+
+def _check_motion_transform(X, name: str) -> np.ndarray:
+    """A 6x6 motion transform [[R, -R [p]x], [0, R]] with R a rotation (checked)."""
+    X = check.matrix(X, (6, 6), name)
+    R = check.rotation(X[:3, :3], f"{name}[:3, :3]")
+    scale = max(1.0, float(np.abs(X).max()))
+    if np.abs(X[3:, :3]).max() > 1e-9 * scale or np.abs(X[3:, 3:] - R).max() > 1e-6:
+        raise check.InputError(f"{name} must be a motion transform [[R, -R [p]x], [0, R]]")
+    Rp = -R.T @ X[:3, 3:]  # = [p]x
+    if np.abs(Rp + Rp.T).max() > 1e-6 * scale:
+        raise check.InputError(f"{name} must be a motion transform: its upper-right block is not -R [p]x")
+    return X
+
+
 def transform_inertia(I_B, X_BA) -> np.ndarray:
-    """Inertia expressed in B -> the same inertia expressed in A:  I_A = X_BA^T I_B X_BA."""
-    return X_BA.T @ I_B @ X_BA
+    """Inertia expressed in B -> the same inertia expressed in A:  I_A = X_BA^T I_B X_BA.
+
+    I_B (6, 6) a spatial inertia, X_BA (6, 6) a motion transform (e.g. :func:`motion_transform`).
+    """
+    I_B = check.spatial_inertia(I_B, "I_B")
+    X_BA = _check_motion_transform(X_BA, "X_BA")
+    return check.finite_result(X_BA.T @ I_B @ X_BA, "I_A", "I_B, X_BA")
