@@ -117,7 +117,7 @@ def test_regressor_is_independent_of_the_parameters():
 def test_body_regressor_is_the_newton_euler_equation():
     rng = np.random.default_rng(2)
     for _ in range(5):
-        I = kl.spatial_inertia(rng.uniform(0.5, 2.0), rng.normal(size=3) * 0.2, np.diag(rng.uniform(0.1, 0.3, 3)))
+        I = kl.spatial_inertia(rng.uniform(0.5, 2.0), rng.normal(size=3) * 0.2, np.diag(rng.uniform(0.2, 0.3, 3)))
         a, v = rng.normal(size=6), rng.normal(size=6)
         pi = kl.inertial_parameters_of(I)
         assert np.allclose(kl.body_regressor(a, v) @ pi, I @ a + kl.crf(v) @ I @ v, atol=1e-12)
@@ -243,6 +243,8 @@ def test_noisy_identification_is_within_the_predicted_covariance(two_link_data):
 
 
 def test_weighting_helps_when_joints_have_different_noise(two_link_data):
+    """Joint 1 noisy, joint 2 precise: ordinary LS lets joint 1's noise leak into the parameters that
+    joint 2 measures well; two-step weighted LS (weights from the first fit's residual) does not."""
     W, tau, theta = two_link_data
     sigma = np.array([1.0, 0.02])
     rng = np.random.default_rng(12)
@@ -251,9 +253,11 @@ def test_weighting_helps_when_joints_have_different_noise(two_link_data):
         noisy = tau + rng.normal(size=tau.shape) * sigma
         ols = kl.identify_parameters(W, noisy)
         wls = kl.identify_parameters(W, noisy, weights=kl.joint_noise_weights(ols.residual))
-        err_ols.append(np.sum((ols.params - theta) ** 2))
-        err_wls.append(np.sum((wls.params - theta) ** 2))
-    assert np.mean(err_wls) < 0.5 * np.mean(err_ols)
+        err_ols.append((ols.params - theta) ** 2)
+        err_wls.append((wls.params - theta) ** 2)
+    ratio = np.mean(err_wls, axis=0) / np.mean(err_ols, axis=0)
+    assert np.all(ratio < 1.2)  # never (noticeably) worse
+    assert np.sum(ratio < 0.1) >= 4  # link 2's base parameters and joint 2's friction: far better
 
 
 def test_ridge_shrinks_and_handles_rank_deficiency(two_link_data):

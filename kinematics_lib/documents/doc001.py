@@ -39,14 +39,24 @@ def identify_doc001(Y_list, tau_list, lam: float = 1e-6):
     ridge makes the solve succeed but picks an arbitrary member of the family that fits,
     not the physical parameters, and forming Y^T Y squares the condition number.
     """
-    Y = np.vstack([check.matrix(y, (None, None), "Y_list[k]") for y in Y_list])
+    if isinstance(Y_list, (str, bytes)) or not hasattr(Y_list, "__len__") or not len(Y_list) or \
+            isinstance(tau_list, (str, bytes)) or not hasattr(tau_list, "__len__") or not len(tau_list):
+        raise check.InputError("Y_list and tau_list must be non-empty lists of regressors (n, p) and torques (n,)")
+    Ys = [check.matrix(y, (None, None), "Y_list[k]") for y in Y_list]
+    if len({y.shape[1] for y in Ys}) != 1:
+        raise check.InputError("every Y_list[k] must have the same number of columns")
+    Y = np.vstack(Ys)
     tau = np.concatenate([check.vector(t, None, "tau_list[k]") for t in tau_list])
     if tau.shape[0] != Y.shape[0]:
         raise check.InputError(f"tau_list must stack to {Y.shape[0]} entries, got {tau.shape[0]}")
     A = Y.T @ Y + check.scalar(lam, "lam") * np.eye(Y.shape[1])
-    pi = np.linalg.solve(A, Y.T @ tau)
+    try:
+        pi = np.linalg.solve(A, Y.T @ tau)
+    except np.linalg.LinAlgError:
+        raise check.InputError("Y^T Y + lam I is singular: the stacked regressor is rank deficient "
+                               "(standard parameters); pass lam > 0 or use base parameters") from None
     resid = Y @ pi - tau
-    return pi, float(np.sqrt(np.mean(resid**2)))
+    return check.finite_result((pi, float(np.sqrt(np.mean(resid**2)))), "pi, rms", "Y_list, tau_list, lam")
 
 
 def lugre_doc001(z, v, sigma0: float, g):
@@ -64,4 +74,4 @@ def lugre_doc001(z, v, sigma0: float, g):
         raise check.InputError("g must be a function g(v) > 0 (the document does not define it)")
     z, v, s0 = check.scalar(z, "z"), check.scalar(v, "v"), check.positive(sigma0, "sigma0")
     gv = check.positive(g(v), "g(v)")
-    return v - s0 * abs(v) * z / gv
+    return check.finite_result(v - s0 * abs(v) * z / gv, "dz/dt", "z, v, sigma0")

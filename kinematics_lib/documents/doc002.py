@@ -6,6 +6,8 @@ wrong. The correct versions live in the maths layers.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import _validate as check
 
 __all__ = ["reflected_inertia_energy_doc002"]
@@ -32,4 +34,5 @@ def reflected_inertia_energy_doc002(J_motor: float, J_load: float, ratio: float)
     J_l = check.scalar(J_load, "J_load")
     if J_m < 0 or J_l < 0:
         raise check.InputError("J_motor and J_load must be >= 0 (kg m^2)")
-    return n**2 * J_m
+    with np.errstate(over="ignore"):
+        return check.finite_result(float(np.float64(n) ** 2 * J_m), "J_eff", "J_motor, ratio")

@@ -51,7 +51,11 @@ def reflected_inertia(J_motor: float, J_load: float, ratio: float) -> ReflectedI
     1.2770083102493e-04 0.0461
     """
     J_m, J_l, n = _inertia(J_motor, "J_motor"), _inertia(J_load, "J_load"), check.positive(ratio, "ratio")
-    return ReflectedInertia(J_m + J_l / n**2, n**2 * J_m + J_l)
+    J_m, J_l, n = np.float64(J_m), np.float64(J_l), np.float64(n)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        out = (J_m + J_l / n**2, n**2 * J_m + J_l)
+    check.finite_result(out, "the reflected inertia", "J_motor, J_load, ratio")
+    return ReflectedInertia(float(out[0]), float(out[1]))
 
 
 def gear_output_torque(tau_motor, ratio: float, efficiency: float = 1.0):
@@ -60,26 +64,30 @@ def gear_output_torque(tau_motor, ratio: float, efficiency: float = 1.0):
     ratio n > 0; efficiency eta in (0, 1]. (When the load drives the motor the losses act the
     other way, tau_m = tau_l eta / n; this is the motoring case.)
     """
-    tau = np.asarray(tau_motor, dtype=float)
-    if not np.all(np.isfinite(tau)):
-        raise check.InputError(f"tau_motor must be finite, got {tau_motor!r}")
+    tau = check._finite(check._array(tau_motor, "tau_motor"), "tau_motor")
     n, eta = check.positive(ratio, "ratio"), check.positive(efficiency, "efficiency")
     if eta > 1.0:
         raise check.InputError(f"efficiency must be in (0, 1], got {eta}")
-    out = n * eta * tau
+    with np.errstate(over="ignore"):
+        out = check.finite_result(n * eta * tau, "tau_l", "tau_motor, ratio")
     return float(out) if out.ndim == 0 else out
 
 
 def rotor_armature(J_rotor, ratio) -> np.ndarray:
     """n^2 J_m per joint (nv,) in kg m^2: the rotor inertias as seen by the joints (the armature)."""
-    J = check.vector(np.atleast_1d(np.asarray(J_rotor, dtype=float)), None, "J_rotor")
-    n = check.vector(np.broadcast_to(np.asarray(ratio, dtype=float), J.shape).copy(), J.shape[0], "ratio")
+    J = check.vector(np.atleast_1d(check._array(J_rotor, "J_rotor")), None, "J_rotor")
+    n = check._array(ratio, "ratio")
+    if n.shape not in ((), (1,), J.shape):
+        raise check.InputError(f"ratio must be a scalar or have shape {J.shape}, got shape {n.shape}")
+    n = check.vector(np.broadcast_to(n, J.shape).copy(), J.shape[0], "ratio")
     if np.any(J < 0) or np.any(n <= 0):
         raise check.InputError("J_rotor must be >= 0 and ratio > 0 for every joint")
-    return n**2 * J
+    with np.errstate(over="ignore"):
+        return check.finite_result(n**2 * J, "the armature", "J_rotor, ratio")
 
 
 def _armature(model: Model, armature) -> np.ndarray:
+    check.model(model)
     arm = check.vector(armature, model.nv, "armature")
     if np.any(arm < 0):
         raise check.InputError("armature must be >= 0 (kg m^2)")
@@ -92,7 +100,8 @@ def mass_matrix_with_armature(model: Model, q, armature) -> np.ndarray:
     armature (nv,) kg m^2 (zeros for a floating base's six coordinates); Pinocchio's
     ``crba`` with ``model.armature`` set returns the same.
     """
-    return crba(model, q) + np.diag(_armature(model, armature))
+    arm = _armature(model, armature)
+    return crba(model, q) + np.diag(arm)
 
 
 def forward_dynamics_with_armature(model: Model, q, v, tau, armature) -> np.ndarray:
@@ -101,5 +110,5 @@ def forward_dynamics_with_armature(model: Model, q, v, tau, armature) -> np.ndar
     The rotors' gyroscopic terms are neglected (as in Pinocchio's armature model).
     """
     M = mass_matrix_with_armature(model, q, armature)
-    tau = check.vector(tau, model.nv, "tau")
-    return np.linalg.solve(M, tau - nonlinear_effects(model, q, v))
+    tau = check.vector(tau, check.model(model).nv, "tau")
+    return check.finite_result(np.linalg.solve(M, tau - nonlinear_effects(model, q, v)), "a", "v, tau")

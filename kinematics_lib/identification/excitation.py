@@ -62,7 +62,7 @@ class FourierTrajectory:
         q = self.q0 + s @ self.a.T + c @ self.b.T
         qd = (c * w) @ self.a.T - (s * w) @ self.b.T
         qdd = -(s * w**2) @ self.a.T - (c * w**2) @ self.b.T
-        return q, qd, qdd
+        return check.finite_result((q, qd, qdd), "the trajectory", "q0, a, b, f0")
 
 
 def fourier_trajectory(q0, a, b, f0: float = 0.1) -> FourierTrajectory:
@@ -109,19 +109,23 @@ def optimize_excitation(model: Model, columns, lower, upper, qd_max, n_harmonics
     Start: q0 = mid-range, random a, b of size ``amplitude`` (seeded), scaled into the limits.
     SLSQP minimises log cond; at most ``maxiter`` iterations (bounded). A fixed-base model only.
     """
-    if not isinstance(model, Model) or model.floating_base:
-        raise check.InputError("model must be a fixed-base kinematics_lib Model")
+    if check.model(model).floating_base:
+        raise check.InputError("model must be a fixed-base kinematics_lib Model (an excitation of joints only)")
     n = model.nv
     lo, hi, vmax = (check.vector(x, n, name) for x, name in ((lower, "lower"), (upper, "upper"), (qd_max, "qd_max")))
     if np.any(hi <= lo) or np.any(vmax <= 0):
         raise check.InputError("need lower < upper and qd_max > 0 for every joint")
-    K = int(n_harmonics)
-    if K < 1 or K > 20:
-        raise check.InputError(f"n_harmonics must be in 1..20, got {n_harmonics}")
+    K = check.integer(n_harmonics, "n_harmonics", 1, 20)
     f0 = check.positive(f0, "f0")
-    columns = list(columns)
-    t = np.arange(int(n_samples)) / int(n_samples) / f0  # one period
-    rng = np.random.default_rng(seed)
+    columns = [check.integer(c, "columns[k]", 0, 10 * model.nb - 1) for c in columns]
+    if not columns or len(set(columns)) != len(columns):
+        raise check.InputError("columns must list distinct base-parameter columns (BaseParameters.independent)")
+    if extra_columns is not None:
+        check.function(extra_columns, "extra_columns")
+    n_samples, maxiter = check.integer(n_samples, "n_samples", 8, 2000), check.integer(maxiter, "maxiter", 0, 1000)
+    amplitude = check.positive(amplitude, "amplitude")
+    t = np.arange(n_samples) / n_samples / f0  # one period
+    rng = np.random.default_rng(check.integer(seed, "seed", 0))
     mid, half = (lo + hi) / 2, (hi - lo) / 2
     unpack = lambda x: FourierTrajectory(x[:n], x[n:n + n * K].reshape(n, K), x[n + n * K:].reshape(n, K), f0)  # noqa: E731
     ab = rng.normal(scale=amplitude, size=2 * n * K) / np.sqrt(K)
@@ -140,7 +144,7 @@ def optimize_excitation(model: Model, columns, lower, upper, qd_max, n_harmonics
     hi_m, lo_m, vmax_m = (np.tile(x, len(t_limits)) for x in (hi, lo, vmax))
     cost = lambda x: float(np.log(_condition(model, unpack(x), t, columns, extra_columns)))  # noqa: E731
     res = minimize(cost, x0, method="SLSQP", constraints=[{"type": "ineq", "fun": limits, "jac": limits_jac}],
-                   options={"maxiter": int(maxiter), "ftol": 1e-6})
+                   options={"maxiter": maxiter, "ftol": 1e-6})
     best = _shrink_into_limits(unpack(res.x), lo, hi, vmax, np.linspace(0.0, 1.0 / f0, 20 * len(t) + 1))
     q, _, _ = best(np.linspace(0.0, 1.0 / f0, 20 * len(t) + 1))  # check the limits between the samples too
     viol = float(max((q - hi).max(), (lo - q).max()))

@@ -33,13 +33,7 @@ __all__ = ["coulomb_viscous_friction", "stribeck_friction", "LuGre", "friction_r
 
 def _values(x, name: str) -> np.ndarray:
     """A finite float array (scalar or any shape)."""
-    try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise check.InputError(f"{name} must be numeric, got {x!r}") from None
-    if not np.all(np.isfinite(a)):
-        raise check.InputError(f"{name} must contain only finite numbers, got {x!r}")
-    return a
+    return check._finite(check._array(x, name), name)
 
 
 def _nonnegative(x, name: str) -> np.ndarray:
@@ -79,7 +73,7 @@ def coulomb_viscous_friction(v, f_c, f_v):
     """
     v, f_c, f_v = _values(v, "v"), _nonnegative(f_c, "f_c"), _nonnegative(f_v, "f_v")
     _broadcast(v, f_c, f_v, names=("v", "f_c", "f_v"))
-    return _out(f_v * v + f_c * np.sign(v))
+    return _out(check.finite_result(f_v * v + f_c * np.sign(v), "tau_f", "v, f_c, f_v"))
 
 
 def stribeck_friction(v, f_c, f_s, f_v, v_s, delta: float = 2.0):
@@ -97,8 +91,9 @@ def stribeck_friction(v, f_c, f_s, f_v, v_s, delta: float = 2.0):
     f_c, f_s, f_v = _nonnegative(f_c, "f_c"), _nonnegative(f_s, "f_s"), _nonnegative(f_v, "f_v")
     v_s, delta = _positive(v_s, "v_s"), _positive(delta, "delta")
     _broadcast(v, f_c, f_s, f_v, v_s, delta, names=("v", "f_c", "f_s", "f_v", "v_s", "delta"))
-    level = f_c + (f_s - f_c) * np.exp(-np.abs(v / v_s) ** delta)
-    return _out(f_v * v + level * np.sign(v))
+    with np.errstate(over="ignore"):  # |v / v_s|^delta -> inf only makes the exponential 0
+        level = f_c + (f_s - f_c) * np.exp(-np.abs(v / v_s) ** delta)
+    return _out(check.finite_result(f_v * v + level * np.sign(v), "tau_f", "v, f_c, f_s, f_v"))
 
 
 @dataclass(frozen=True)
@@ -136,22 +131,24 @@ class LuGre:
     def g(self, v):
         """The Stribeck curve g(v) = f_c + (f_s - f_c) exp(-(v / v_s)^2) > 0 (N m)."""
         v = _values(v, "v")
-        return _out(self.f_c + (self.f_s - self.f_c) * np.exp(-(v / self.v_s) ** 2))
+        with np.errstate(over="ignore"):
+            return _out(self.f_c + (self.f_s - self.f_c) * np.exp(-(v / self.v_s) ** 2))
 
     def z_rate(self, z, v):
         """dz/dt = v - sigma0 |v| z / g(v) (rad/s): the document's one line."""
         z, v = _values(z, "z"), _values(v, "v")
-        return _out(v - self.sigma0 * np.abs(v) * z / self.g(v))
+        return _out(check.finite_result(v - self.sigma0 * np.abs(v) * z / self.g(v), "dz/dt", "z, v"))
 
     def force(self, z, v):
         """tau_f = sigma0 z + sigma1 dz/dt + sigma2 v (N m): the output equation the document omits."""
         z, v = _values(z, "z"), _values(v, "v")
-        return _out(self.sigma0 * z + self.sigma1 * self.z_rate(z, v) + self.sigma2 * v)
+        out = self.sigma0 * z + self.sigma1 * self.z_rate(z, v) + self.sigma2 * v
+        return _out(check.finite_result(out, "tau_f", "z, v"))
 
     def steady_state(self, v):
         """tau_f at constant v after the bristles settle: g(v) sign(v) + sigma2 v (= Stribeck, delta = 2)."""
         v = _values(v, "v")
-        return _out(self.g(v) * np.sign(v) + self.sigma2 * v)
+        return _out(check.finite_result(self.g(v) * np.sign(v) + self.sigma2 * v, "tau_f", "v"))
 
     def step(self, z: float, v: float, dt: float) -> float:
         """z after dt (s) at constant velocity v: exact, z_ss + (z - z_ss) exp(-sigma0 |v| dt / g(v)).
@@ -159,10 +156,11 @@ class LuGre:
         Unconditionally stable however stiff the bristles (z_ss = sign(v) g(v) / sigma0).
         """
         z, v, dt = check.scalar(z, "z"), check.scalar(v, "v"), check.positive(dt, "dt")
-        return self._step(z, v, dt)
+        return check.finite_result(self._step(z, v, dt), "z", "z, v, dt")
 
     def _step(self, z: float, v: float, dt: float) -> float:
-        gv = self.f_c + (self.f_s - self.f_c) * math.exp(-((v / self.v_s) ** 2))
+        r = v / self.v_s
+        gv = self.f_c + (self.f_s - self.f_c) * (math.exp(-r * r) if abs(r) < 40.0 else 0.0)
         z_ss = math.copysign(gv / self.sigma0, v) if v != 0.0 else z
         return z_ss + (z - z_ss) * math.exp(-self.sigma0 * abs(v) * dt / gv)
 
@@ -177,6 +175,7 @@ class LuGre:
         for k, vk in enumerate(v):
             zs[k] = z
             z = self._step(z, float(vk), dt)
+        check.finite_result(zs, "z", "v, dt, z0")
         return zs, np.asarray(self.force(zs, v))
 
 

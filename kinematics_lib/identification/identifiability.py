@@ -28,14 +28,15 @@ __all__ = ["BaseParameters", "base_parameters", "regressor_rank"]
 
 
 def _stacked(W, name: str = "W") -> np.ndarray:
-    W = np.asarray(W, dtype=float) if not isinstance(W, (str, bytes)) else np.array([])
+    W = check._array(W, name)
     if W.ndim == 3:
         W = W.reshape(-1, W.shape[2])
     if W.ndim != 2 or W.shape[0] == 0 or W.shape[1] == 0:
         raise check.InputError(f"{name} must be a stacked regressor (m, p) or a stack (N, nv, p), got shape {W.shape}")
     if not np.all(np.isfinite(W)):
         raise check.InputError(f"{name} must contain only finite numbers")
-    return W
+    scale = np.abs(W).max()
+    return W / scale if scale > 0 else W  # rank and regrouping do not depend on a common scale
 
 
 @dataclass(frozen=True)
@@ -59,14 +60,15 @@ class BaseParameters:
 
     def regressor(self, W) -> np.ndarray:
         """W_b: the base columns of a regressor (..., p) -> (..., r), so that W pi = W_b beta."""
-        W = np.asarray(W, dtype=float)
-        if W.ndim not in (2, 3) or W.shape[-1] != self.P.shape[1]:
-            raise check.InputError(f"W must have {self.P.shape[1]} columns, got shape {W.shape}")
+        W = check._array(W, "W")
+        if W.ndim not in (2, 3) or W.shape[-1] != self.P.shape[1] or not np.all(np.isfinite(W)):
+            raise check.InputError(f"W must be finite with {self.P.shape[1]} columns, got {check.describe(W)}")
         return W[..., list(self.independent)] if self.method == "qr" else W @ self.basis
 
     def describe(self, labels, digits: int = 4) -> list[str]:
         """One line per base parameter, e.g. 'Izz[link1] + 0.25 m[link2]' (QR only)."""
-        labels = list(labels)
+        labels = [check.text(x, "labels[k]") for x in labels]
+        digits = check.integer(digits, "digits", 1, 12)
         if len(labels) != self.P.shape[1]:
             raise check.InputError(f"labels must have {self.P.shape[1]} entries, got {len(labels)}")
         lines = []
@@ -82,6 +84,8 @@ def regressor_rank(W, rtol: float = 1e-8) -> int:
     """Numerical rank of a stacked regressor (singular values above rtol * the largest)."""
     W = _stacked(W)
     rtol = check.positive(rtol, "rtol")
+    if rtol >= 1:
+        raise check.InputError(f"rtol must be in (0, 1), got {rtol}")
     s = np.linalg.svd(W, compute_uv=False)
     return int(np.sum(s > rtol * s[0])) if s[0] > 0 else 0
 
@@ -98,6 +102,8 @@ def base_parameters(W, method: str = "qr", rtol: float = 1e-8) -> BaseParameters
     W = _stacked(W)
     check.one_of(method, ("qr", "svd"), "method")
     rtol = check.positive(rtol, "rtol")
+    if rtol >= 1:
+        raise check.InputError(f"rtol must be in (0, 1), got {rtol}")
     p = W.shape[1]
     if method == "svd":
         _, s, Vt = np.linalg.svd(W, full_matrices=False)

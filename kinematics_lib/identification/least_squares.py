@@ -71,7 +71,7 @@ class Identification:
 
 def _regressor_and_torques(W, tau):
     """(W2 (m, r), tau2 (m,), channels (N, nv) shape or None) from (N, nv, r) & (N, nv) or (m, r) & (m,)."""
-    W = np.asarray(W, dtype=float) if not isinstance(W, (str, bytes)) else np.array([])
+    W = check._array(W, "W")
     if W.ndim == 3:
         tau = check.matrix(tau, W.shape[:2], "tau")
         shape = W.shape[:2]
@@ -81,7 +81,7 @@ def _regressor_and_torques(W, tau):
     else:
         raise check.InputError(f"W must have shape (m, r) or (N, nv, r), got shape {W.shape}")
     if not np.all(np.isfinite(W)) or W.size == 0:
-        raise check.InputError("W must be a non-empty regressor of finite numbers")
+        raise check.InputError(f"W must be a non-empty regressor of finite numbers, got {check.describe(W)}")
     return W.reshape(-1, W.shape[-1]), tau.reshape(-1), shape
 
 
@@ -89,7 +89,7 @@ def _weights(weights, shape) -> np.ndarray:
     """Row weights (m,) from None, per channel (nv,) or per row (N, nv) / (m,)."""
     if weights is None:
         return np.ones(shape[0] * shape[1])
-    w = np.asarray(weights, dtype=float)
+    w = check._array(weights, "weights")
     if w.shape == (shape[1],) and shape[1] > 1:
         w = np.broadcast_to(w, shape)
     elif w.shape not in (shape, (shape[0] * shape[1],)) and not (shape[1] == 1 and w.shape == (shape[0],)):
@@ -112,6 +112,7 @@ def torque_prediction_error(W, tau, params) -> TorqueError:
     if np.any(peak <= 0):
         raise check.InputError("tau must not be identically zero on a joint (the peak torque scales the error)")
     rms = np.sqrt(np.mean(err**2, axis=0))
+    check.finite_result((rms, rms / peak), "the RMS error", "W, tau, params")
     return TorqueError(rms, peak, rms / peak)
 
 
@@ -148,6 +149,7 @@ def identify_parameters(W, tau, weights=None, ridge: float = 0.0) -> Identificat
     Ainv = np.linalg.inv(A + lam * np.eye(r))
     cov = sigma2 * (Ainv @ A @ Ainv if lam > 0 else Ainv)
     cond_normal = float(np.linalg.cond(A + lam * np.eye(r)))
+    check.finite_result((theta, cov, sigma2), "the estimate", "W, tau, weights")
     fit = torque_prediction_error(W2.reshape(*shape, r), tau2.reshape(shape), theta) if shape[1] > 1 else \
         torque_prediction_error(W2, tau2, theta)
     return Identification(theta, cov, np.sqrt(np.diag(cov)), cond, cond_normal, resid.reshape(shape).squeeze(),
@@ -164,4 +166,4 @@ def joint_noise_weights(residual) -> np.ndarray:
     var = np.mean(res**2, axis=0)
     if np.any(var <= 0):
         raise check.InputError("residual must not be identically zero on a joint")
-    return 1.0 / var
+    return check.finite_result(1.0 / var, "the weights", "residual")

@@ -26,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from ..dynamics.model import Model, joint_transforms
-from ..geometry.spatial import crf, cross_motion, spatial_inertia
+from ..dynamics.model import Model, joint_transforms  # noqa: F401 (Model: type hints)
+from ..geometry.spatial import _crf, _crm, crf, spatial_inertia
 
 __all__ = [
     "PARAMETER_NAMES",
@@ -92,13 +92,13 @@ def body_regressor(a, v) -> np.ndarray:
     a, v = _motion(a, "a"), _motion(v, "v")
     if a.shape != v.shape:
         raise check.InputError(f"a and v must have the same shape, got {a.shape} and {v.shape}")
-    return body_regressor_batch(a, v)
+    return check.finite_result(body_regressor_batch(a, v), "A", "a, v")
 
 
 def _motion(x, name: str) -> np.ndarray:
-    arr = np.asarray(x, dtype=float) if not isinstance(x, (str, bytes)) else None
-    if arr is None or arr.ndim not in (1, 2) or arr.shape[-1] != 6:
-        raise check.InputError(f"{name} must have shape (6,) or (N, 6), got {getattr(arr, 'shape', x)!r}")
+    arr = check._array(x, name)
+    if arr.ndim not in (1, 2) or arr.shape[-1] != 6:
+        raise check.InputError(f"{name} must have shape (6,) or (N, 6), got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
         raise check.InputError(f"{name} must contain only finite numbers")
     return arr
@@ -106,7 +106,10 @@ def _motion(x, name: str) -> np.ndarray:
 
 def inertial_parameters_of(I) -> np.ndarray:
     """pi (10,) of one spatial inertia (6, 6) about its frame origin (Pinocchio's order)."""
-    I = np.asarray(I, dtype=float)
+    return _parameters_of(check.spatial_inertia(check.matrix(I, (6, 6), "I"), "I"))
+
+
+def _parameters_of(I: np.ndarray) -> np.ndarray:
     h = np.array([I[5, 1], I[3, 2], I[4, 0]])  # I[3:, :3] = [h]x
     J = I[3:, 3:]
     return np.array([I[0, 0], *h, J[0, 0], J[0, 1], J[1, 1], J[0, 2], J[1, 2], J[2, 2]])
@@ -119,9 +122,8 @@ def inertial_parameters(model: Model) -> np.ndarray:
     c and I about the body (= joint) frame's origin in its axes; the same as concatenating
     ``pin.Inertia.toDynamicParameters()`` over Pinocchio's joints. ``Y @ pi == rnea``.
     """
-    if not isinstance(model, Model):
-        raise check.InputError(f"model must be a kinematics_lib Model, got {type(model).__name__}")
-    return np.concatenate([inertial_parameters_of(I) for I in model.inertia])
+    check.model(model)
+    return np.concatenate([_parameters_of(I) for I in model.inertia])
 
 
 def inertia_from_parameters(pi) -> np.ndarray:
@@ -143,8 +145,7 @@ def inertia_from_parameters(pi) -> np.ndarray:
 
 def parameter_labels(model: Model) -> tuple[str, ...]:
     """Names of the 10 nb parameters, e.g. 'm[link1]', 'Izz[link2]' (the columns of Y)."""
-    if not isinstance(model, Model):
-        raise check.InputError(f"model must be a kinematics_lib Model, got {type(model).__name__}")
+    check.model(model)
     return tuple(f"{p}[{b}]" for b in model.body_names for p in PARAMETER_NAMES)
 
 
@@ -152,10 +153,7 @@ def _batch(model: Model, q, v, a):
     """(Q (N, nq), V (N, nv), A (N, nv), single): validated states with a leading batch axis."""
     arrays = []
     for x, n, name in ((q, model.nq, "q"), (v, model.nv, "v"), (a, model.nv, "a")):
-        try:
-            arr = np.asarray(x, dtype=float)
-        except (TypeError, ValueError):
-            raise check.InputError(f"{name} must be numeric, got {x!r}") from None
+        arr = check._array(x, name)
         if arr.ndim not in (1, 2) or arr.shape[-1] != n:
             raise check.InputError(f"{name} must have shape ({n},) or (N, {n}), got shape {arr.shape}")
         if not np.all(np.isfinite(arr)):
@@ -183,7 +181,7 @@ def _body_motions(model: Model, Xup: np.ndarray, V: np.ndarray, A: np.ndarray):
         v_p = vel[p] if p >= 0 else np.zeros((N, 6))
         a_p = acc[p] if p >= 0 else np.broadcast_to(a0, (N, 6))
         vel[i] = (Xup[i] @ v_p[:, :, None])[:, :, 0] + vJ
-        acc[i] = (Xup[i] @ a_p[:, :, None])[:, :, 0] + A[:, s] @ S.T + cross_motion(vel[i], vJ)
+        acc[i] = (Xup[i] @ a_p[:, :, None])[:, :, 0] + A[:, s] @ S.T + (_crm(vel[i]) @ vJ[:, :, None])[:, :, 0]
     return vel, acc
 
 
@@ -201,8 +199,7 @@ def joint_torque_regressor(model: Model, q, v, a) -> np.ndarray:
     inward pass carries A_i to joint i and to each ancestor j, Y[j, block i] = S_j^T (^iX_j)^T A_i.
     O(nb * depth) per state, like CRBA.
     """
-    if not isinstance(model, Model):
-        raise check.InputError(f"model must be a kinematics_lib Model, got {type(model).__name__}")
+    check.model(model)
     Q, V, Acc, single = _batch(model, q, v, a)
     N, nb = Q.shape[0], model.nb
     Xup = np.stack([joint_transforms(model, qk) for qk in Q], axis=1)  # (nb, N, 6, 6): parent -> body i
@@ -215,12 +212,13 @@ def joint_torque_regressor(model: Model, q, v, a) -> np.ndarray:
             Y[:, model.v_slice[j], 10 * i:10 * i + 10] = model.S[j].T @ F  # tau_j += S_j^T f
             F = Xup[j].transpose(0, 2, 1) @ F  # the same force in the parent's coordinates
             j = model.parent[j]
+    check.finite_result(Y, "Y", "v, a")
     return Y[0] if single else Y
 
 
 def body_regressor_batch(acc: np.ndarray, vel: np.ndarray) -> np.ndarray:
     """:func:`body_regressor` on stacks (..., 6) without input checks (inner helper)."""
-    return _phi(acc) + crf(vel) @ _phi(vel)
+    return _phi(acc) + _crf(vel) @ _phi(vel)
 
 
 def stack_regressor(Y, tau=None):
@@ -229,7 +227,7 @@ def stack_regressor(Y, tau=None):
     Rows are sample after sample, joint after joint within a sample: W = [Y(t_1); Y(t_2); ...].
     Returns W, or (W, tau_stacked) when tau is given.
     """
-    Y = np.asarray(Y, dtype=float)
+    Y = check._array(Y, "Y")
     if Y.ndim != 3 or not np.all(np.isfinite(Y)):
         raise check.InputError(f"Y must be a finite stack of regressors of shape (N, nv, p), got shape {Y.shape}")
     W = Y.reshape(-1, Y.shape[2])

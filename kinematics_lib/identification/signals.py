@@ -24,7 +24,7 @@ __all__ = ["lowpass_zero_phase", "central_difference", "add_noise"]
 
 
 def _series(x, name: str) -> np.ndarray:
-    a = np.asarray(x, dtype=float) if not isinstance(x, (str, bytes)) else np.array([])
+    a = check._array(x, name)
     if a.ndim not in (1, 2) or a.shape[0] < 3:
         raise check.InputError(f"{name} must be a time series (T,) or (T, n) with T >= 3 samples, got shape {a.shape}")
     if not np.all(np.isfinite(a)):
@@ -43,26 +43,26 @@ def lowpass_zero_phase(x, sample_rate: float, cutoff: float, order: int = 4) -> 
     fs, fc = check.positive(sample_rate, "sample_rate"), check.positive(cutoff, "cutoff")
     if fc >= fs / 2:
         raise check.InputError(f"cutoff must be below the Nyquist frequency {fs / 2} Hz, got {fc}")
-    if int(order) != order or not 1 <= order <= 8:
-        raise check.InputError(f"order must be an integer in 1..8, got {order}")
-    sos = butter(int(order), fc, btype="low", fs=fs, output="sos")
+    order = check.integer(order, "order", 1, 8)
+    sos = butter(order, fc, btype="low", fs=fs, output="sos")
     if x.shape[0] <= 3 * (2 * sos.shape[0] + 1):
         raise check.InputError(f"x is too short ({x.shape[0]} samples) for an order-{order} filter")
-    return sosfiltfilt(sos, x, axis=0)
+    return check.finite_result(sosfiltfilt(sos, x, axis=0), "the filtered signal", "x")
 
 
 def central_difference(x, dt: float) -> np.ndarray:
     """dx/dt along axis 0 by second-order central differences (one-sided at the ends); dt (s) > 0."""
     x = _series(x, "x")
-    return np.gradient(x, check.positive(dt, "dt"), axis=0, edge_order=2)
+    with np.errstate(over="ignore"):
+        out = np.gradient(x, check.positive(dt, "dt"), axis=0, edge_order=2)
+    return check.finite_result(out, "dx/dt", "x, dt")
 
 
 def add_noise(x, std, rng: np.random.Generator) -> np.ndarray:
     """x + Gaussian noise of standard deviation std (>= 0; scalar or one per column)."""
     x = _series(x, "x")
-    s = np.asarray(std, dtype=float)
-    if not np.all(np.isfinite(s)) or np.any(s < 0):
+    s = check._array(std, "std")
+    if not np.all(np.isfinite(s)) or np.any(s < 0) or s.ndim > 1 or (s.ndim == 1 and s.shape[0] not in (1, x.shape[-1])):
         raise check.InputError(f"std must be finite and >= 0, got {std!r}")
-    if not isinstance(rng, np.random.Generator):
-        raise check.InputError("rng must be a numpy Generator (np.random.default_rng(seed))")
-    return x + rng.normal(size=x.shape) * s
+    check.rng(rng)
+    return check.finite_result(x + rng.normal(size=x.shape) * s, "the noisy signal", "x, std")
