@@ -1,6 +1,12 @@
-"""Control (chapter 10): PID, computed torque, task-space dynamics, impedance and admittance.
+"""Control (chapter 10): PID, computed torque, task-space dynamics, impedance and admittance,
+the plants and the closed-loop simulations they run on.
 
 Imports the maths layers below it (``geometry`` ... ``contact``).
 """
 
-__all__: list[str] = []
+from . import pid, plants, simulation
+from .pid import *  # noqa: F401,F403
+from .plants import *  # noqa: F401,F403
+from .simulation import *  # noqa: F401,F403
+
+__all__ = [*pid.__all__, *plants.__all__, *simulation.__all__]
