@@ -26,7 +26,7 @@ from scipy.optimize import minimize
 from .. import _validate as check
 from ..dynamics.model import Model
 
-__all__ = ["FourierTrajectory", "fourier_trajectory", "ExcitationResult", "optimize_excitation"]
+__all__ = ["FourierTrajectory", "fourier_trajectory", "random_excitation", "ExcitationResult", "optimize_excitation"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,34 @@ def fourier_trajectory(q0, a, b, f0: float = 0.1) -> FourierTrajectory:
     return FourierTrajectory(q0, a, b, f0)
 
 
+def _limits(lower, upper, qd_max, n=None):
+    lo = check.vector(lower, n, "lower")
+    hi, vmax = check.vector(upper, lo.shape[0], "upper"), check.vector(qd_max, lo.shape[0], "qd_max")
+    if np.any(hi <= lo) or np.any(vmax <= 0):
+        raise check.InputError("need lower < upper and qd_max > 0 for every joint")
+    return lo, hi, vmax
+
+
+def random_excitation(lower, upper, qd_max, n_harmonics: int = 5, f0: float = 0.1, seed: int = 0,
+                      amplitude: float = 0.3) -> FourierTrajectory:
+    """A random Fourier trajectory inside the limits: q0 mid-range, a, b ~ N(0, amplitude^2 / K)
+    (seeded), then scaled down until |q - q0| <= 0.8 half-range and |qd| <= 0.8 qd_max on a fine grid.
+
+    lower, upper, qd_max (n,) in rad and rad/s. The start of :func:`optimize_excitation`.
+    """
+    lo, hi, vmax = _limits(lower, upper, qd_max)
+    K = check.integer(n_harmonics, "n_harmonics", 1, 20)
+    f0, amplitude = check.positive(f0, "f0"), check.positive(amplitude, "amplitude")
+    n = lo.shape[0]
+    rng = np.random.default_rng(check.integer(seed, "seed", 0))
+    ab = rng.normal(scale=amplitude, size=(2, n, K)) / np.sqrt(K)
+    mid, half = (lo + hi) / 2, (hi - lo) / 2
+    q, qd, _ = FourierTrajectory(mid, ab[0], ab[1], f0)(np.linspace(0.0, 1.0 / f0, 40 * K + 1))
+    scale = min(1.0, 0.8 * float(np.min(half / np.maximum(np.abs(q - mid).max(axis=0), 1e-300))),
+                0.8 * float(np.min(vmax / np.maximum(np.abs(qd).max(axis=0), 1e-300))))
+    return FourierTrajectory(mid, ab[0] * scale, ab[1] * scale, f0)
+
+
 @dataclass(frozen=True)
 class ExcitationResult:
     """trajectory: the optimised :class:`FourierTrajectory`; cond_start, cond: condition number
@@ -106,15 +134,13 @@ def optimize_excitation(model: Model, columns, lower, upper, qd_max, n_harmonics
     extra_columns: optional function qd (T, n) -> (T, n, k) of more regressor columns (friction).
     lower, upper, qd_max (n,): limits (rad, rad/s), enforced at 3 n_samples times over one period
     (cond is evaluated at n_samples times).
-    Start: q0 = mid-range, random a, b of size ``amplitude`` (seeded), scaled into the limits.
+    Start: :func:`random_excitation` (seeded). cond is unit-dependent (kg, kg m, kg m^2 columns).
     SLSQP minimises log cond; at most ``maxiter`` iterations (bounded). A fixed-base model only.
     """
     if check.model(model).floating_base:
         raise check.InputError("model must be a fixed-base kinematics_lib Model (an excitation of joints only)")
     n = model.nv
-    lo, hi, vmax = (check.vector(x, n, name) for x, name in ((lower, "lower"), (upper, "upper"), (qd_max, "qd_max")))
-    if np.any(hi <= lo) or np.any(vmax <= 0):
-        raise check.InputError("need lower < upper and qd_max > 0 for every joint")
+    lo, hi, vmax = _limits(lower, upper, qd_max, n)
     K = check.integer(n_harmonics, "n_harmonics", 1, 20)
     f0 = check.positive(f0, "f0")
     columns = [check.integer(c, "columns[k]", 0, 10 * model.nb - 1) for c in columns]
@@ -123,14 +149,10 @@ def optimize_excitation(model: Model, columns, lower, upper, qd_max, n_harmonics
     if extra_columns is not None:
         check.function(extra_columns, "extra_columns")
     n_samples, maxiter = check.integer(n_samples, "n_samples", 8, 2000), check.integer(maxiter, "maxiter", 0, 1000)
-    amplitude = check.positive(amplitude, "amplitude")
     t = np.arange(n_samples) / n_samples / f0  # one period
-    rng = np.random.default_rng(check.integer(seed, "seed", 0))
-    mid, half = (lo + hi) / 2, (hi - lo) / 2
+    start = random_excitation(lo, hi, vmax, K, f0, seed, amplitude)
     unpack = lambda x: FourierTrajectory(x[:n], x[n:n + n * K].reshape(n, K), x[n + n * K:].reshape(n, K), f0)  # noqa: E731
-    ab = rng.normal(scale=amplitude, size=2 * n * K) / np.sqrt(K)
-    x0 = _scaled_start(unpack, np.concatenate([mid, ab]), t, mid, half, vmax, n)
-
+    x0 = np.concatenate([start.q0, start.a.ravel(), start.b.ravel()])
     t_limits = np.arange(3 * len(t)) / (3 * len(t)) / f0  # the limits on a finer grid (cheap: no regressor)
     Dq, Dqd = _derivative_maps(t_limits, n, K, f0)  # q and qd are linear in the coefficients x
 
@@ -151,14 +173,6 @@ def optimize_excitation(model: Model, columns, lower, upper, qd_max, n_harmonics
     x_best = np.concatenate([best.q0, best.a.ravel(), best.b.ravel()])
     return ExcitationResult(best, float(np.exp(cost(x0))), float(np.exp(cost(x_best))), bool(res.success),
                             str(res.message), viol)
-
-
-def _scaled_start(unpack, x, t, mid, half, vmax, n):
-    """Shrink the random start's coefficients until q and qd stay well inside the limits."""
-    q, qd, _ = unpack(x)(t)
-    scale = min(1.0, 0.8 * float(np.min(half / np.maximum(np.abs(q - mid).max(axis=0), 1e-12))),
-                0.8 * float(np.min(vmax / np.maximum(np.abs(qd).max(axis=0), 1e-12))))
-    return np.concatenate([mid, x[n:] * scale])
 
 
 def _derivative_maps(t, n, K, f0):

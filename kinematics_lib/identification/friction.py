@@ -27,8 +27,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate as check
+from ..control.pid import PID
 
-__all__ = ["coulomb_viscous_friction", "stribeck_friction", "LuGre", "friction_regressor"]
+__all__ = ["coulomb_viscous_friction", "stribeck_friction", "LuGre", "friction_regressor", "FrictionLoop",
+           "simulate_friction_loop"]
 
 
 def _values(x, name: str) -> np.ndarray:
@@ -158,9 +160,16 @@ class LuGre:
         z, v, dt = check.scalar(z, "z"), check.scalar(v, "v"), check.positive(dt, "dt")
         return check.finite_result(self._step(z, v, dt), "z", "z, v, dt")
 
-    def _step(self, z: float, v: float, dt: float) -> float:
+    def _g(self, v: float) -> float:
         r = v / self.v_s
-        gv = self.f_c + (self.f_s - self.f_c) * (math.exp(-r * r) if abs(r) < 40.0 else 0.0)
+        return self.f_c + (self.f_s - self.f_c) * (math.exp(-r * r) if abs(r) < 40.0 else 0.0)
+
+    def _force(self, z: float, v: float) -> float:
+        """tau_f for floats (no checks): sigma0 z + sigma1 (v - sigma0 |v| z / g) + sigma2 v."""
+        return self.sigma0 * z + self.sigma1 * (v - self.sigma0 * abs(v) * z / self._g(v)) + self.sigma2 * v
+
+    def _step(self, z: float, v: float, dt: float) -> float:
+        gv = self._g(v)
         z_ss = math.copysign(gv / self.sigma0, v) if v != 0.0 else z
         return z_ss + (z - z_ss) * math.exp(-self.sigma0 * abs(v) * dt / gv)
 
@@ -195,3 +204,69 @@ def friction_regressor(v) -> np.ndarray:
     out[..., idx, 2 * idx] = V
     out[..., idx, 2 * idx + 1] = np.sign(V)
     return out
+
+
+@dataclass(frozen=True)
+class FrictionLoop:
+    """A PID-controlled joint with LuGre friction, sampled at the control rate (arrays (T,)).
+
+    t (s); q, v: joint angle and velocity (rad, rad/s); q_d, v_d: the reference; tau: the
+    commanded torque (N m), tau_f: the friction torque, z: the bristle deflection (rad).
+    """
+
+    t: np.ndarray
+    q: np.ndarray
+    v: np.ndarray
+    q_d: np.ndarray
+    v_d: np.ndarray
+    tau: np.ndarray
+    tau_f: np.ndarray
+    z: np.ndarray
+
+    @property
+    def error(self) -> np.ndarray:
+        """Tracking error q_d - q (rad)."""
+        return self.q_d - self.q
+
+
+def simulate_friction_loop(inertia: float, friction: LuGre, pid: PID, amplitude: float, frequency: float,
+                           t_final: float, dt: float = 1e-3, compensation=None, substeps: int = 10) -> FrictionLoop:
+    """A joint J qdd = tau - tau_f tracking q_d = A sin(2 pi f t) with a PID and LuGre friction.
+
+    Every dt (s) the controller computes tau = pid.step(q_d - q, v, dt, velocity_ref = v_d,
+    feedforward = J a_d + compensation(v_d)); compensation: None, a function of the *desired*
+    velocity, e.g. ``lambda v: kl.stribeck_friction(v, ...)``, or a :class:`LuGre` whose steady
+    state (Stribeck, delta = 2) is used -- model-based friction feed-forward (摩擦补偿). The plant runs ``substeps`` semi-implicit Euler steps per control
+    period, the bristle state z advancing exactly (:meth:`LuGre.step`). inertia J (kg m^2) > 0;
+    amplitude A (rad), frequency f (Hz) > 0; at most 10^6 plant steps. The PID is reset first.
+    """
+    J = check.positive(inertia, "inertia")
+    check.instance(friction, LuGre, "friction")
+    check.instance(pid, PID, "pid")
+    A, f = check.positive(amplitude, "amplitude"), check.positive(frequency, "frequency")
+    dt, T = check.positive(dt, "dt"), check.positive(t_final, "t_final")
+    m = check.integer(substeps, "substeps", 1, 1000)
+    n = check.integer(round(T / dt), "t_final / dt", 1, 10**6 // m)
+    if isinstance(compensation, LuGre):
+        model = compensation
+        compensation = lambda vd: math.copysign(model._g(vd), vd) * (vd != 0.0) + model.sigma2 * vd  # noqa: E731
+    elif compensation is not None:
+        check.function(compensation, "compensation")
+    pid.reset()
+    w, h = 2.0 * np.pi * f, dt / m
+    out = np.zeros((8, n))
+    q, v, z = 0.0, A * w, 0.0  # start on the reference (q_d(0) = 0, v_d(0) = A w)
+    for k in range(n):
+        t = k * dt
+        q_d, v_d, a_d = A * math.sin(w * t), A * w * math.cos(w * t), -A * w * w * math.sin(w * t)
+        ff = J * a_d + (0.0 if compensation is None else float(compensation(v_d)))
+        tau = pid.step(q_d - q, v, dt, velocity_ref=v_d, feedforward=ff)
+        out[:, k] = (t, q, v, q_d, v_d, tau, friction._force(z, v), z)
+        for _ in range(m):  # the plant between two control samples (zero-order hold on tau)
+            tau_f = friction._force(z, v)
+            z = friction._step(z, v, h)
+            v += h * (tau - tau_f) / J
+            q += h * v
+        if not (math.isfinite(q) and math.isfinite(v)):
+            raise check.InputError("the simulation diverged: reduce dt or the gains (pid), or raise substeps")
+    return FrictionLoop(*out)

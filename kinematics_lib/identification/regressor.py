@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from ..dynamics.model import Model, joint_transforms  # noqa: F401 (Model: type hints)
+from ..dynamics.model import Model, jcalc  # noqa: F401 (Model: type hints)
 from ..geometry.spatial import _crf, _crm, crf, spatial_inertia
 
 __all__ = [
@@ -166,6 +166,32 @@ def _batch(model: Model, q, v, a):
     return (*(x[None] if single else x for x in arrays), single)
 
 
+def _joint_transforms_batch(model: Model, Q: np.ndarray) -> np.ndarray:
+    """jcalc over a batch: Xup (nb, N, 6, 6), the motion transforms parent -> body i at each state.
+
+    1-dof joints: Xup = X_J(q) X_tree with X_J = I + c1 E1 + c2 E2 (Rodrigues: revolute c1 = sin q,
+    c2 = 1 - cos q, E1 = -diag([a]x, [a]x), E2 = diag([a]x^2, [a]x^2); prismatic c1 = q, c2 = 0,
+    E1 = [[0, -[a]x], [0, 0]]). A free joint goes through :func:`jcalc` state by state.
+    """
+    N = Q.shape[0]
+    Xup = np.empty((model.nb, N, 6, 6))
+    for i, kind in enumerate(model.joint_types):
+        if kind == "free":
+            Xup[i] = [jcalc(model, i, qk[model.q_slice[i]])[0] for qk in Q]
+            continue
+        q, K, X = Q[:, model.q_slice[i].start], _skew(model.axes[i]), model.X_tree[i]
+        E1, E2 = np.zeros((6, 6)), np.zeros((6, 6))
+        if kind == "prismatic":
+            E1[:3, 3:] = -K
+            c1, c2 = q, np.zeros(N)
+        else:
+            E1[:3, :3] = E1[3:, 3:] = -K
+            E2[:3, :3] = E2[3:, 3:] = K @ K
+            c1, c2 = np.sin(q), 1.0 - np.cos(q)
+        Xup[i] = X + c1[:, None, None] * (E1 @ X) + c2[:, None, None] * (E2 @ X)
+    return Xup
+
+
 def _body_motions(model: Model, Xup: np.ndarray, V: np.ndarray, A: np.ndarray):
     """RNEA's outward pass over a batch: body velocities and accelerations (nb, N, 6), body coordinates.
 
@@ -202,7 +228,7 @@ def joint_torque_regressor(model: Model, q, v, a) -> np.ndarray:
     check.model(model)
     Q, V, Acc, single = _batch(model, q, v, a)
     N, nb = Q.shape[0], model.nb
-    Xup = np.stack([joint_transforms(model, qk) for qk in Q], axis=1)  # (nb, N, 6, 6): parent -> body i
+    Xup = _joint_transforms_batch(model, Q)  # (nb, N, 6, 6): parent -> body i
     vel, acc = _body_motions(model, Xup, V, Acc)  # outward pass
     A = body_regressor_batch(acc, vel)  # (nb, N, 6, 10): f_i = A_i pi_i
     Y = np.zeros((N, model.nv, 10 * nb))
