@@ -335,3 +335,67 @@ def test_bad_input_raises_value_error_naming_the_argument():
         kl.subtree_model(kl.load_urdf(URDF), "LF_THIGH")
     with pytest.raises(ValueError, match="lower < upper"):
         kl.optimize_excitation(arm, [0], [1.0, 1.0], [0.0, 2.0], [1.0, 1.0])
+
+
+# ------------------------------------------------------------------------------- the experiment pipeline
+
+
+@pytest.fixture(scope="module")
+def experiment():
+    arm = kl.planar_chain_model([0.9, 0.7], [2.0, 1.5], com=[0.45, 0.35], inertias=[0.135, 0.06125])
+    bp = kl.base_parameters(rich_regressor(arm))
+    traj = kl.random_excitation([-2.0, -2.0], [2.0, 2.0], [2.0, 2.0], n_harmonics=5, seed=4)
+    friction = dict(f_v=[0.1, 0.08], f_c=[0.5, 0.3])
+    return arm, bp, traj, friction, kl.true_identification_parameters(arm, bp, **friction)
+
+
+def test_measured_torques_are_rnea_plus_friction(experiment):
+    arm, _, traj, friction, _ = experiment
+    raw = kl.measure_trajectory(arm, traj, 2.0, rate=50.0, **friction)
+    for k in range(0, 100, 17):
+        tau = kl.rnea(arm, raw.q[k], raw.qd[k], raw.qdd[k]) + kl.coulomb_viscous_friction(raw.qd[k], [0.5, 0.3], [0.1, 0.08])
+        assert np.allclose(raw.tau[k], tau, atol=1e-12)
+
+
+def test_parallel_filtering_removes_the_friction_bias(experiment):
+    """Noise-free but filtered: filtering tau alone smooths the Coulomb jumps that sign(qd) in W keeps."""
+    arm, bp, traj, friction, theta = experiment
+    processed = kl.process_measurements(kl.measure_trajectory(arm, traj, 20.0, **friction), cutoff=15.0)
+    errors = {}
+    for parallel in (False, True):
+        W, tau = kl.identification_data(arm, bp, processed, parallel=parallel)
+        errors[parallel] = np.abs(kl.identify_parameters(W, tau).params - theta)[6:].max()
+    assert errors[True] < 2e-3 < 0.2 * errors[False]
+
+
+def test_noisy_pipeline_validates_within_five_percent(experiment):
+    arm, bp, traj, friction, theta = experiment
+    rng = np.random.default_rng(0)
+    raw = kl.measure_trajectory(arm, traj, 20.0, **friction, q_noise=1e-4, tau_noise=0.1, rng=rng)
+    fit = kl.identify_parameters(*kl.identification_data(arm, bp, kl.process_measurements(raw)))
+    other = kl.random_excitation([-2.0, -2.0], [2.0, 2.0], [2.0, 2.0], seed=9)
+    val = kl.measure_trajectory(arm, other, 20.0, **friction, q_noise=1e-4, tau_noise=0.1, rng=rng)
+    check = kl.torque_prediction_error(*kl.identification_data(arm, bp, kl.process_measurements(val)), fit.params)
+    assert check.worst < 0.05
+    assert np.all(np.abs(fit.params - theta) < 6 * fit.std)
+
+
+def test_random_excitation_stays_inside_the_limits():
+    lo, hi, vmax = np.array([-0.5, -1.0, -2.2]), np.array([0.5, 1.0, -0.4]), np.array([3.0, 3.0, 3.0])
+    for seed in range(5):
+        traj = kl.random_excitation(lo, hi, vmax, n_harmonics=5, f0=0.1, seed=seed)
+        q, qd, _ = traj(np.linspace(0.0, traj.period, 4001))
+        assert np.all(q > lo) and np.all(q < hi) and np.all(np.abs(qd) < vmax)
+
+
+def test_friction_compensation_reduces_the_tracking_error():
+    plant = kl.LuGre(sigma0=1e3, sigma1=10.0, sigma2=0.05, f_c=1.0, f_s=1.5, v_s=0.1)
+    rms = {}
+    for comp in (None, plant):
+        run = kl.simulate_friction_loop(0.05, plant, kl.PID(kp=200.0, ki=500.0, kd=5.0, i_limit=2.0), 0.5, 0.5, 3.0,
+                                        compensation=comp)
+        rms[comp is None] = np.sqrt(np.mean(run.error[run.t >= 1.0] ** 2))
+        assert np.allclose(run.q_d, 0.5 * np.sin(np.pi * run.t))
+    assert rms[False] < 0.1 * rms[True]
+    with pytest.raises(ValueError, match="pid"):
+        kl.simulate_friction_loop(0.05, plant, "pid", 0.5, 0.5, 1.0)
