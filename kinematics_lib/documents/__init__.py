@@ -2,11 +2,26 @@
 chapter checks, whose docstring names the document, the section and what is wrong.
 
 A chapter shows "the source says X" by calling the function here beside the correct one
-from the maths layers. This package may import any maths layer; no maths layer imports it.
+from the maths layers. One module per document, grouped inside by chapter:
+
+    doc000  floating-base tutorial (000_1cfbf0da5278ec3f.txt)
+    doc001  dynamics and control basics (001_6ae5a536efd7a339.txt)
+    doc002  kinematics and dynamics for RoboMaster (002_96f0a94aa5bb4fd0.txt)
+    doc003  Newton-Euler, Lagrange, joint and task space (003_83f2e4c41dc44137.txt)
+    doc004  Lagrange standard form (004_148b5dc45241b455.txt)
+    line_errors  run an algorithm as written, fixed, and fixed but one line
+
+Names end in ``_docNNN`` (or start ``DOCNNN_``) so that ``kl.name`` says where a formula comes
+from (``double_pendulum_source_lagrangian`` keeps its older name). This package may import any maths layer; no maths layer imports it.
 """
 
-from . import doc001, doc002
+from . import doc000, doc001, doc002, doc003, doc004, line_errors
+from .doc000 import *  # noqa: F401,F403
 from .doc001 import *  # noqa: F401,F403
 from .doc002 import *  # noqa: F401,F403
+from .doc003 import *  # noqa: F401,F403
+from .doc004 import *  # noqa: F401,F403
+from .line_errors import *  # noqa: F401,F403
 
-__all__ = [*doc001.__all__, *doc002.__all__]
+__all__ = [*doc000.__all__, *doc001.__all__, *doc002.__all__, *doc003.__all__, *doc004.__all__,
+           *line_errors.__all__]

@@ -1,9 +1,11 @@
-"""Document 001 (dynamics and control basics, ``001_6ae5a536efd7a339.txt``) as written.
+"""Document 001 -- "机器人动力学与控制基础" (dynamics and control basics, ``001_6ae5a536efd7a339.txt``)
+-- its formulas and claims *as written*, errors included.
 
-Each function reproduces one formula or code fragment of the document *with its error*; its
-docstring names the section and says what is wrong. ``fixed=(...)`` switches on a correction
-where that makes the comparison instructive. The correct versions live in ``kinematics_lib.control``
-(chapter 10) and ``kinematics_lib.identification`` (chapter 11).
+One function per claim that a chapter checks; each docstring cites the passage and says what is
+wrong. The correct counterparts live in the maths layers (``dynamics`` for chapter 5,
+``control`` for chapter 10, ``identification`` for chapter 11). Sections are grouped by chapter;
+``fixed=(...)`` switches on a correction where that makes the comparison instructive (its lines
+are listed in ``FIXES``).
 """
 
 from __future__ import annotations
@@ -11,14 +13,112 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
+from ..dynamics.newton_euler_3d import _cross, _inward_local, _revolute_chain
+from ._common import fixed_lines, model_arg
 
-__all__ = ["joint_pid_update_doc001", "joint_pid_poles_doc001", "cartesian_impedance_doc001",  # chapter 10
-           "identify_doc001", "lugre_doc001"]  # chapter 11
+__all__ = [
+    # chapter 5
+    "ne_doc001",
+    "rnea_doc001",
+    # chapter 10
+    "joint_pid_update_doc001",
+    "joint_pid_poles_doc001",
+    "cartesian_impedance_doc001",
+    # chapter 11
+    "identify_doc001",
+    "lugre_doc001",
+]
+
+#: lines of each function here that ``fixed=`` can replace by the correct line (see doc_line_errors)
+FIXES = {
+    "ne_doc001": ("omega_dot",),
+    "rnea_doc001": ("R", "omega", "alpha", "a_c", "f", "n"),
+    "joint_pid_update_doc001": ("sign",),
+    "joint_pid_poles_doc001": ("sign",),
+}
 
 
-# ---------------------------------------------------------------------------------------------
-# Chapter 10 -- control
-# ---------------------------------------------------------------------------------------------
+# ================================================================ chapter 5: Newton-Euler
+
+
+def ne_doc001(model, q, qd, qdd, fixed=()) -> np.ndarray:
+    """"牛顿-欧拉法" formula list (link frames) -- reproduced as written, error included.
+
+    R_i = orientation of frame i in frame i-1, r_{i-1} = p_i its origin, z = the joint axis
+    (numbers [0, 0, 1] on a DH arm; here the model's axis, always in frame-i coordinates):
+        omega_i = R_i^T omega_{i-1} + z qd_i
+        omega_dot_i = R_i^T omega_dot_{i-1} + R_i^T (omega_{i-1} x z) qd_i + z qdd_i   <- 'omega_dot'
+        v_dot_i = R_i^T (v_dot_{i-1} + omega_dot_{i-1} x r_{i-1} + omega_{i-1} x (omega_{i-1} x r_{i-1}))
+        a_ci = v_dot_i + omega_dot_i x r_ci + omega_i x (omega_i x r_ci)
+        F_i = m_i a_ci,   N_i = I_ci omega_dot_i + omega_i x (I_ci omega_i)
+    The list stops there; the inward pass is the correct one of :func:`kinematics_lib.newton_euler_local`,
+    and v_dot_0 = -g. 'omega_dot' replaces R_i^T (omega_{i-1} x z) by (R_i^T omega_{i-1}) x z: z is a
+    frame-i vector and must not be crossed with the frame-(i-1) vector omega_{i-1} (the two agree
+    only when R_i^T z = z, i.e. on links without twist alpha).
+    """
+    fixed = fixed_lines(fixed, FIXES["ne_doc001"])
+    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model_arg(model), q, qd, qdd)
+    n = model.nb
+    w, wd, vd = np.zeros(3), np.zeros(3), -model.gravity
+    F, N = np.zeros((n, 3)), np.zeros((n, 3))
+    for i in range(n):
+        Rt = R[i].T
+        coupling = _cross(Rt @ w, z[i]) if "omega_dot" in fixed else Rt @ _cross(w, z[i])
+        vd = Rt @ (vd + _cross(wd, p[i]) + _cross(w, _cross(w, p[i])))
+        wd = Rt @ wd + coupling * qd[i] + z[i] * qdd[i]
+        w = Rt @ w + z[i] * qd[i]
+        a_c = vd + _cross(wd, c[i]) + _cross(w, _cross(w, c[i]))
+        F[i], N[i] = m[i] * a_c, I[i] @ wd + _cross(w, I[i] @ w)
+    return _inward_local(R, p, z, c, F, N)
+
+
+def rnea_doc001(model, q, qd, qdd, fixed=()) -> np.ndarray:
+    """The C++ ``rnea`` "core loop" ("Pinocchio 的 rnea 即此实现") -- reproduced as written, errors included.
+
+    As written it does not compile (``r.cross(v[i-1])`` crosses a vector with a joint rate;
+    ``R_next``, ``r_next`` and, in the second loop, ``j`` are undefined). Our reading: ``v[i-1]``,
+    ``a[i-1]`` = the parent joint's rate times its axis; ``R_next``, ``r_next`` = the child's R
+    and r; ``j`` = joint i; f, n beyond the last link = 0; omega, alpha start at 0. Lines:
+        R = placement rotation                        <- 'R': q never enters (R_tree Rot(z, q_i))
+        omega_i = R^T (omega_{i-1} + r x v[i-1]) + z v[i]                       <- 'omega'
+        alpha_i = R^T (alpha_{i-1} + r x a[i-1] + omega_{i-1} x (omega_{i-1} x r)) + z a[i]  <- 'alpha'
+        a_c = alpha_i x c + omega_i x (omega_i x c)   <- 'a_c': the origin's acceleration (and -g) missing
+        F = m a_c,   N = I alpha + omega x I omega
+        f_i = R_next^T f_{i+1} + F_i                  <- 'f': child to parent is R_next, not R_next^T
+        n_i = R_next^T n_{i+1} + N_i + c x F_i + r_next x (R_next^T f_{i+1})   <- 'n': likewise
+        tau_i = z . n_i
+    fixed: subset of ('R', 'omega', 'alpha', 'a_c', 'f', 'n'); all fixed gives the correct torques.
+    Pinocchio's rnea is not this loop: it is the spatial recursion of kl.rnea.
+    """
+    fixed = fixed_lines(fixed, FIXES["rnea_doc001"])
+    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model_arg(model), q, qd, qdd, q_in_R="R" in fixed)
+    n = model.nb
+    w, al, vd = np.zeros((n + 1, 3)), np.zeros((n + 1, 3)), np.zeros((n + 1, 3))
+    vd[-1] = -model.gravity  # row -1 = the world (parent of body 0)
+    F, N = np.zeros((n, 3)), np.zeros((n, 3))
+    for i in range(n):
+        Rt, r = R[i].T, p[i]
+        v_par, a_par = (qd[i - 1] * z[i - 1], qdd[i - 1] * z[i - 1]) if i > 0 else (np.zeros(3), np.zeros(3))
+        vd[i] = Rt @ (vd[i - 1] + _cross(al[i - 1], r) + _cross(w[i - 1], _cross(w[i - 1], r)))
+        if "alpha" in fixed:
+            al[i] = Rt @ al[i - 1] + _cross(Rt @ w[i - 1], z[i] * qd[i]) + z[i] * qdd[i]
+        else:
+            al[i] = Rt @ (al[i - 1] + _cross(r, a_par) + _cross(w[i - 1], _cross(w[i - 1], r))) + z[i] * qdd[i]
+        w[i] = Rt @ w[i - 1] + z[i] * qd[i] if "omega" in fixed else Rt @ (w[i - 1] + _cross(r, v_par)) + z[i] * qd[i]
+        a_c = _cross(al[i], c[i]) + _cross(w[i], _cross(w[i], c[i])) + (vd[i] if "a_c" in fixed else 0.0)
+        F[i], N[i] = m[i] * a_c, I[i] @ al[i] + _cross(w[i], I[i] @ w[i])
+    f, nn, tau = np.zeros(3), np.zeros(3), np.zeros(n)
+    for i in range(n - 1, -1, -1):
+        R_next, r_next = (R[i + 1], p[i + 1]) if i + 1 < n else (np.eye(3), np.zeros(3))
+        Rf = R_next @ f if "f" in fixed else R_next.T @ f
+        nn = (R_next @ nn if "n" in fixed else R_next.T @ nn) + N[i] + _cross(c[i], F[i]) \
+            + _cross(r_next, R_next @ f if "n" in fixed else R_next.T @ f)
+        f = Rf + F[i]
+        tau[i] = z[i] @ nn
+    return tau
+
+
+# ================================================================ chapter 10: control
 
 
 def joint_pid_update_doc001(err, dt, gravity_ff, i_term, prev_err, kp, ki, kd, i_limit=0.5, fixed=()):
@@ -94,9 +194,7 @@ def cartesian_impedance_doc001(J_local, x_err, dx_err, K, D, gravity) -> np.ndar
     return J.T @ (K * x_err + D * dx_err) + g
 
 
-# ---------------------------------------------------------------------------------------------
-# Chapter 11 -- identification and friction
-# ---------------------------------------------------------------------------------------------
+# ================================================================ chapter 11: identification and friction
 
 
 def identify_doc001(Y_list, tau_list, lam: float = 1e-6):

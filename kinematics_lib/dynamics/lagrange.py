@@ -40,7 +40,6 @@ __all__ = [
     "to_numeric",
     "two_link_lagrangian",
     "double_pendulum_lagrangian",
-    "double_pendulum_source_lagrangian",
     "double_pendulum_positions",
     "absolute_to_relative",
     "relative_to_absolute",
@@ -252,26 +251,6 @@ def double_pendulum_lagrangian(angles: str = "absolute") -> LagrangianModel:
     model = _point_masses([p1, p2], [m1, m2], g, q, qd)
     V = sp.expand(model.V + (m1 + m2) * g * l1 + m2 * g * l2)  # zero at the rest position
     return LagrangianModel(model.q, model.qd, model.T, V, model.M, model.C, model.G, model.params)
-
-
-@lru_cache(maxsize=None)
-def double_pendulum_source_lagrangian() -> LagrangianModel:
-    """The mass matrix printed in the source's exercise 3.8, used with *absolute* angles (wrong).
-
-    M_src = [[(m1+m2) l1^2 + m2 l2^2 + 2 m2 l1 l2 cos(theta2-theta1), m2 l2^2 + m2 l1 l2 cos(theta2-theta1)],
-             [m2 l2^2 + m2 l1 l2 cos(theta2-theta1), m2 l2^2]]
-    is the relative-angle matrix with the absolute-angle cosine. This model takes T_src =
-    1/2 qd^T M_src qd, the correct V, and C from the Christoffel symbols of M_src: it is the
-    Euler-Lagrange system of the wrong Lagrangian, a conservative system of its own.
-    """
-    true = double_pendulum_lagrangian("absolute")
-    m1, m2, l1, l2 = (next(s for s in true.params if s.name == k) for k in ("m1", "m2", "l1", "l2"))
-    (th1, th2), qd = true.q, sp.Matrix(true.qd)
-    c = sp.cos(th2 - th1)
-    M = sp.Matrix([[(m1 + m2) * l1**2 + m2 * l2**2 + 2 * m2 * l1 * l2 * c, m2 * l2**2 + m2 * l1 * l2 * c],
-                   [m2 * l2**2 + m2 * l1 * l2 * c, m2 * l2**2]])
-    T = sp.expand((qd.T * M * qd)[0, 0] / 2)
-    return derive_lagrangian(T, true.V, true.q, true.qd)
 
 
 def double_pendulum_positions(q, l1: float, l2: float, angles: str = "absolute") -> np.ndarray:

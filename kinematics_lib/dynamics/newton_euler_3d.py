@@ -11,13 +11,9 @@ Correct algorithms (both equal :func:`kinematics_lib.rnea` on the same arm, to r
 * :func:`dh_model` -- the same DH arm as a :class:`~kinematics_lib.Model`, so that the spatial
   RNEA, CRBA and ABA run on it.
 
-The documents' versions, **errors included**, for running and comparing (chapter 5):
-:func:`rnea_doc000` (document 000, section 3.4.1 pseudocode), :func:`ne_doc003` (document 003,
-section 3.1 pseudocode), :func:`ne_doc001` (document 001, formula list), :func:`rnea_doc001`
-(document 001, C++ "core loop"), and from document 000, section 3.4.2, :func:`aba_doc000` (its
-bias-force line) and :func:`crba_doc000` (its M_ij formula). Each takes ``fixed``: names of lines
-to replace by the correct version (``DOC_FIXES[name]`` lists them), so every wrong line can be
-shown wrong on its own; :func:`doc_line_errors` tabulates that.
+The documents' versions of these recursions, **errors included** (``rnea_doc000``, ``ne_doc003``,
+``ne_doc001``, ``rnea_doc001``, ``aba_doc000``, ``crba_doc000``), live in
+:mod:`kinematics_lib.documents`; they reuse the private helpers of this module.
 
 Units: SI (m, kg, s, N, N m, rad). Gravity is a world vector (default (0, 0, -9.81)) and enters,
 as in every recursive algorithm, as the base acceleration v_dot_0 = -g.
@@ -32,10 +28,9 @@ import numpy as np
 
 from .. import _validate as check
 from ..arms.dh import DHRobot, dh_frames, dh_transform
-from .frames import forward_kinematics
-from .model import GRAVITY, Model, jcalc
+from .model import GRAVITY, Model
 from ..geometry.rotations import rot_x, rot_z, so3_exp
-from ..geometry.spatial import cross_force, cross_motion, inertia_parts, motion_transform, spatial_inertia
+from ..geometry.spatial import inertia_parts, spatial_inertia
 
 __all__ = [
     "DHArm",
@@ -48,17 +43,8 @@ __all__ = [
     "newton_euler_local",
     "NE_LINE_OPS",
     "FLOP_COSTS",
-    "DOC000_COSTS",
     "ne_operation_counts",
     "ne_flops",
-    "DOC_FIXES",
-    "rnea_doc000",
-    "ne_doc003",
-    "ne_doc001",
-    "rnea_doc001",
-    "aba_doc000",
-    "crba_doc000",
-    "doc_line_errors",
 ]
 
 
@@ -380,8 +366,6 @@ NE_LINE_OPS = {
 
 #: floating-point operations (multiplications + additions) of each 3-vector operation.
 FLOP_COSTS = {"add": 3, "scale": 3, "cross": 9, "matvec": 15, "dot": 5}
-#: the costs document 000 uses in its exercise 3.4 answer (multiplications only for x and A b).
-DOC000_COSTS = {"add": 3, "scale": 3, "cross": 6, "matvec": 9, "dot": 3}
 
 
 def ne_operation_counts() -> dict:
@@ -395,7 +379,7 @@ def ne_operation_counts() -> dict:
 def ne_flops(n_links: int, costs: dict | None = None) -> int:
     """Operations of the recursion on n links: n * sum_k count_k * cost_k (default: FLOP_COSTS).
 
-    >>> ne_flops(1), ne_flops(1, DOC000_COSTS), ne_flops(10)
+    >>> ne_flops(1), ne_flops(1, {"add": 3, "scale": 3, "cross": 6, "matvec": 9, "dot": 3}), ne_flops(10)
     (278, 192, 2780)
     """
     n = int(n_links)
@@ -408,118 +392,7 @@ def ne_flops(n_links: int, costs: dict | None = None) -> int:
     return n * int(sum(k * costs[op] for op, k in ne_operation_counts().items()))
 
 
-# ---------------------------------------------------------------- the documents' versions
-
-#: the lines of each document version that ``fixed`` can replace by the correct line.
-DOC_FIXES = {
-    "rnea_doc000": ("z", "F", "n"),
-    "ne_doc003": ("n", "tau"),
-    "ne_doc001": ("omega_dot",),
-    "rnea_doc001": ("R", "omega", "alpha", "a_c", "f", "n"),
-    "aba_doc000": ("p",),
-    "crba_doc000": ("max",),
-}
-
-
-def _fixes(name: str, fixed) -> frozenset:
-    fixed = frozenset(fixed)
-    unknown = fixed - set(DOC_FIXES[name])
-    if unknown:
-        raise ValueError(f"fixed must be a subset of {DOC_FIXES[name]}, got {sorted(unknown)}")
-    return fixed
-
-
-def rnea_doc000(model: Model, q, qd, qdd, fixed=()) -> np.ndarray:
-    """Document 000, section 3.4.1 RNEA pseudocode -- reproduced as written, errors included.
-
-    World-frame vectors on a revolute chain; doc link k = body k-1, link 0 = the fixed world,
-    r[i,i+1] = O_{i+1} - O_i between body origins (each on its own joint axis, so r[i,i+1] is
-    fixed in link i), axis[i] the world joint axis, c_i = r_{i,ci}, I[i] about the CoM:
-        v[i+1] = v[i] + w[i] x r[i,i+1] + qd[i+1] z[i+1]             (z read as the axis)
-        w[i+1] = w[i] + qd[i+1] axis[i+1]
-        a[i+1] = a[i] + al[i] x r + w[i] x (w[i] x r) + qdd[i+1] z[i+1]   <- 'z': no such term
-        al[i+1] = al[i] + qdd[i+1] axis[i+1] + w[i] x (qd[i+1] axis[i+1])
-        F[i] = m[i] (a[i] - g)            <- 'F': a[i] is the origin's, not the CoM's acceleration
-        N[i] = I[i] al[i] + w[i] x (I[i] w[i])
-        f[i-1] = f[i] + F[i]
-        n[i-1] = n[i] + N[i] + r[i-1,i] x f[i]   <- 'n': c_i x F[i] missing, lever r[i,i+1]
-        tau[i] = n[i-1] . axis[i]
-    fixed: subset of ('z', 'F', 'n'); all three fixed gives the correct torques.
-    """
-    fixed = _fixes("rnea_doc000", fixed)
-    q, qd, qdd, *_ = _revolute_chain(model, q, qd, qdd)
-    T = forward_kinematics(model, q)
-    n = model.nb
-    O = np.vstack([np.zeros(3), T[:, :3, 3]])  # doc links 0..n (0 = world)
-    axis = np.vstack([np.zeros(3), np.einsum("nij,nj->ni", T[:, :3, :3], model.axes)])
-    parts = [inertia_parts(Ii) for Ii in model.inertia]
-    m = [0.0] + [pt[0] for pt in parts]
-    c = np.vstack([np.zeros(3), [T[i, :3, :3] @ parts[i][1] for i in range(n)]])
-    I = [np.zeros((3, 3))] + [T[i, :3, :3] @ parts[i][2] @ T[i, :3, :3].T for i in range(n)]
-    z = np.zeros_like(axis) if "z" in fixed else axis
-    v, w, a, al = (np.zeros((n + 1, 3)) for _ in range(4))
-    for i in range(n):  # doc: for i = 0 to n-1 (qd[i+1] of the doc is qd[i] here)
-        r = O[i + 1] - O[i]
-        v[i + 1] = v[i] + _cross(w[i], r) + qd[i] * z[i + 1]
-        w[i + 1] = w[i] + qd[i] * axis[i + 1]
-        a[i + 1] = a[i] + _cross(al[i], r) + _cross(w[i], _cross(w[i], r)) + qdd[i] * z[i + 1]
-        al[i + 1] = al[i] + qdd[i] * axis[i + 1] + _cross(w[i], qd[i] * axis[i + 1])
-    F, N = np.zeros((n + 1, 3)), np.zeros((n + 1, 3))
-    for i in range(1, n + 1):
-        acc = a[i] + _cross(al[i], c[i]) + _cross(w[i], _cross(w[i], c[i])) if "F" in fixed else a[i]
-        F[i] = m[i] * (acc - model.gravity)
-        N[i] = I[i] @ al[i] + _cross(w[i], I[i] @ w[i])
-    f, nn, tau = np.zeros((n + 1, 3)), np.zeros((n + 1, 3)), np.zeros(n)
-    for i in range(n, 0, -1):  # doc: for i = n to 1; f[n] = n[n] = 0
-        f[i - 1] = f[i] + F[i]
-        if "n" in fixed:
-            lever = O[i + 1] - O[i] if i < n else np.zeros(3)
-            nn[i - 1] = nn[i] + N[i] + _cross(c[i], F[i]) + _cross(lever, f[i])
-        else:
-            nn[i - 1] = nn[i] + N[i] + _cross(O[i] - O[i - 1], f[i])
-        tau[i - 1] = nn[i - 1] @ axis[i]
-    return tau
-
-
-def ne_doc003(arm: DHArm, q, qd, qdd, fixed=()) -> np.ndarray:
-    """Document 003, section 3.1 Newton-Euler pseudocode -- reproduced as written, errors included.
-
-    World frame, standard DH (joint i about z_{i-1}), revolute joints; the document gives no
-    start values, we use omega_0 = omega_dot_0 = 0, v_dot_0 = -g. Its lines:
-        omega_i, omega_dot_i, v_dot_i, v_dot_ci, F_i, N_i   as in :func:`newton_euler_terms`
-        f_i = F_i + f_{i+1}
-        n_i = N_i + n_{i+1} + r_{i,ci} x F_i + r_{i,i+1} x f_{i+1}   <- 'n': moments about O_i
-        tau_i = n_i . z_{i-1}                                        <- 'tau': axis through O_{i-1}
-    The n line (Craig's modified-DH form) and the tau line (standard DH) disagree; fixing either
-    one is enough: 'n' uses r_{i-1,ci}, r_{i-1,i}; 'tau' uses (n_i + r_{i-1,i} x f_i) . z_{i-1}.
-    """
-    fixed = _fixes("ne_doc003", fixed)
-    if fixed == {"n", "tau"}:
-        raise ValueError("fixed may contain 'n' or 'tau', not both (they are alternative corrections)")
-    if set(arm.robot.joint_types) != {"R"}:
-        raise ValueError("arm must have revolute joints only (the document's pseudocode)")
-    q, qd, qdd = _state(arm, q, qd, qdd)
-    O, z, r, rc, I = _world_geometry(arm, q)
-    n = arm.n
-    w, wd, vd = np.zeros(3), np.zeros(3), -arm.gravity
-    F, N = np.zeros((n, 3)), np.zeros((n, 3))
-    for i in range(n):  # i = 1..n of the document
-        wd = wd + qdd[i] * z[i] + _cross(w, qd[i] * z[i])
-        w = w + qd[i] * z[i]
-        vd = vd + _cross(wd, r[i]) + _cross(w, _cross(w, r[i]))
-        vdc = vd + _cross(wd, rc[i]) + _cross(w, _cross(w, rc[i]))
-        F[i], N[i] = arm.masses[i] * vdc, I[i] @ wd + _cross(w, I[i] @ w)
-    f_next, n_next, tau = np.zeros(3), np.zeros(3), np.zeros(n)
-    for i in range(n - 1, -1, -1):  # i = n down to 1
-        r_next = r[i + 1] if i + 1 < n else np.zeros(3)  # r_{i,i+1}; f_{n+1} = 0 anyway
-        f_i = F[i] + f_next
-        if "n" in fixed:
-            n_i = N[i] + n_next + _cross(r[i] + rc[i], F[i]) + _cross(r[i], f_next)
-        else:
-            n_i = N[i] + n_next + _cross(rc[i], F[i]) + _cross(r_next, f_next)
-        tau[i] = (n_i + _cross(r[i], f_i)) @ z[i] if "tau" in fixed else n_i @ z[i]
-        f_next, n_next = f_i, n_i
-    return tau
+# ---------------------------------------------------------------- helpers the documents' versions share
 
 
 def _inward_local(R, p, z, c, F, N) -> np.ndarray:
@@ -532,158 +405,3 @@ def _inward_local(R, p, z, c, F, N) -> np.ndarray:
         f = R_next @ f + F[i]
         tau[i] = nn @ z[i]
     return tau
-
-
-def ne_doc001(model: Model, q, qd, qdd, fixed=()) -> np.ndarray:
-    """Document 001, formula list (link frames) -- reproduced as written, errors included.
-
-    R_i = orientation of frame i in frame i-1, r_{i-1} = p_i its origin, z = the joint axis
-    (numbers [0, 0, 1] on a DH arm; here the model's axis, always in frame-i coordinates):
-        omega_i = R_i^T omega_{i-1} + z qd_i
-        omega_dot_i = R_i^T omega_dot_{i-1} + R_i^T (omega_{i-1} x z) qd_i + z qdd_i   <- 'omega_dot'
-        v_dot_i = R_i^T (v_dot_{i-1} + omega_dot_{i-1} x r_{i-1} + omega_{i-1} x (omega_{i-1} x r_{i-1}))
-        a_ci = v_dot_i + omega_dot_i x r_ci + omega_i x (omega_i x r_ci)
-        F_i = m_i a_ci,   N_i = I_ci omega_dot_i + omega_i x (I_ci omega_i)
-    The list stops there; the inward pass is the correct one of :func:`newton_euler_local`, and
-    v_dot_0 = -g. 'omega_dot' replaces R_i^T (omega_{i-1} x z) by (R_i^T omega_{i-1}) x z: z is a
-    frame-i vector and must not be crossed with the frame-(i-1) vector omega_{i-1}.
-    """
-    fixed = _fixes("ne_doc001", fixed)
-    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model, q, qd, qdd)
-    n = model.nb
-    w, wd, vd = np.zeros(3), np.zeros(3), -model.gravity
-    F, N = np.zeros((n, 3)), np.zeros((n, 3))
-    for i in range(n):
-        Rt = R[i].T
-        coupling = _cross(Rt @ w, z[i]) if "omega_dot" in fixed else Rt @ _cross(w, z[i])
-        vd = Rt @ (vd + _cross(wd, p[i]) + _cross(w, _cross(w, p[i])))
-        wd = Rt @ wd + coupling * qd[i] + z[i] * qdd[i]
-        w = Rt @ w + z[i] * qd[i]
-        a_c = vd + _cross(wd, c[i]) + _cross(w, _cross(w, c[i]))
-        F[i], N[i] = m[i] * a_c, I[i] @ wd + _cross(w, I[i] @ w)
-    return _inward_local(R, p, z, c, F, N)
-
-
-def rnea_doc001(model: Model, q, qd, qdd, fixed=()) -> np.ndarray:
-    """Document 001, C++ "core loop" of rnea -- reproduced as written, errors included.
-
-    As written it does not compile (``r.cross(v[i-1])`` crosses a vector with a joint rate;
-    ``R_next``, ``r_next`` and, in the second loop, ``j`` are undefined). Our reading: ``v[i-1]``,
-    ``a[i-1]`` = the parent joint's rate times its axis; ``R_next``, ``r_next`` = the child's R
-    and r; ``j`` = joint i; f, n beyond the last link = 0; omega, alpha start at 0. Lines:
-        R = placement rotation                        <- 'R': q never enters (R_tree Rot(z, q_i))
-        omega_i = R^T (omega_{i-1} + r x v[i-1]) + z v[i]                       <- 'omega'
-        alpha_i = R^T (alpha_{i-1} + r x a[i-1] + omega_{i-1} x (omega_{i-1} x r)) + z a[i]  <- 'alpha'
-        a_c = alpha_i x c + omega_i x (omega_i x c)   <- 'a_c': the origin's acceleration (and -g) missing
-        F = m a_c,   N = I alpha + omega x I omega
-        f_i = R_next^T f_{i+1} + F_i                  <- 'f': child to parent is R_next, not R_next^T
-        n_i = R_next^T n_{i+1} + N_i + c x F_i + r_next x (R_next^T f_{i+1})   <- 'n': likewise
-        tau_i = z . n_i
-    fixed: subset of DOC_FIXES['rnea_doc001']; all fixed gives the correct torques.
-    """
-    fixed = _fixes("rnea_doc001", fixed)
-    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model, q, qd, qdd, q_in_R="R" in fixed)
-    n = model.nb
-    w, al, vd = np.zeros((n + 1, 3)), np.zeros((n + 1, 3)), np.zeros((n + 1, 3))
-    vd[-1] = -model.gravity  # row -1 = the world (parent of body 0)
-    F, N = np.zeros((n, 3)), np.zeros((n, 3))
-    for i in range(n):
-        Rt, r = R[i].T, p[i]
-        v_par, a_par = (qd[i - 1] * z[i - 1], qdd[i - 1] * z[i - 1]) if i > 0 else (np.zeros(3), np.zeros(3))
-        vd[i] = Rt @ (vd[i - 1] + _cross(al[i - 1], r) + _cross(w[i - 1], _cross(w[i - 1], r)))
-        if "alpha" in fixed:
-            al[i] = Rt @ al[i - 1] + _cross(Rt @ w[i - 1], z[i] * qd[i]) + z[i] * qdd[i]
-        else:
-            al[i] = Rt @ (al[i - 1] + _cross(r, a_par) + _cross(w[i - 1], _cross(w[i - 1], r))) + z[i] * qdd[i]
-        w[i] = Rt @ w[i - 1] + z[i] * qd[i] if "omega" in fixed else Rt @ (w[i - 1] + _cross(r, v_par)) + z[i] * qd[i]
-        a_c = _cross(al[i], c[i]) + _cross(w[i], _cross(w[i], c[i])) + (vd[i] if "a_c" in fixed else 0.0)
-        F[i], N[i] = m[i] * a_c, I[i] @ al[i] + _cross(w[i], I[i] @ w[i])
-    f, nn, tau = np.zeros(3), np.zeros(3), np.zeros(n)
-    for i in range(n - 1, -1, -1):
-        R_next, r_next = (R[i + 1], p[i + 1]) if i + 1 < n else (np.eye(3), np.zeros(3))
-        Rf = R_next @ f if "f" in fixed else R_next.T @ f
-        nn = (R_next @ nn if "n" in fixed else R_next.T @ nn) + N[i] + _cross(c[i], F[i]) \
-            + _cross(r_next, R_next @ f if "n" in fixed else R_next.T @ f)
-        f = Rf + F[i]
-        tau[i] = z[i] @ nn
-    return tau
-
-
-def aba_doc000(model: Model, q, v, tau, fixed=()) -> np.ndarray:
-    """Document 000, section 3.4.2 ABA steps -- reproduced as written, errors included.
-
-    The document lists two passes: inward "compute I^A[i]; bias force p[i] = v[i] x I^A[i] v[i];
-    propagate to the parent", then outward accelerations. The velocities v[i] it needs come from
-    an outward pass it does not list (ABA has three passes); we run that pass (as kl.aba does).
-    'p': the bias force of body i starts from its own rigid-body inertia, p_i = v_i x* I_i v_i,
-    and *accumulates* the children's contributions; the document's p[i] = v_i x* I^A_i v_i
-    replaces them. Otherwise this is :func:`kinematics_lib.aba` line by line (RBDA Table 7.1).
-    """
-    fixed = _fixes("aba_doc000", fixed)
-    q, v, tau = check.vector(q, model.nq, "q"), check.vector(v, model.nv, "v"), check.vector(tau, model.nv, "tau")
-    nb, parent = model.nb, model.parent
-    Xup, S, vel, c, IA, pA = ([None] * nb for _ in range(6))
-    for i in range(nb):  # pass 1 (not in the document): velocities and velocity-product terms
-        Xup[i], S[i] = jcalc(model, i, q[model.q_slice[i]])
-        vJ = S[i] @ v[model.v_slice[i]]
-        vel[i] = vJ if parent[i] < 0 else Xup[i] @ vel[parent[i]] + vJ
-        c[i] = cross_motion(vel[i], vJ)
-        IA[i] = model.inertia[i].copy()
-        pA[i] = cross_force(vel[i], model.inertia[i] @ vel[i])
-    U, D_inv, u = [None] * nb, [None] * nb, [None] * nb
-    for i in range(nb - 1, -1, -1):  # pass 2: I^A and bias forces, leaves first
-        if "p" not in fixed:
-            pA[i] = cross_force(vel[i], IA[i] @ vel[i])  # the document's line
-        U[i] = IA[i] @ S[i]
-        D_inv[i] = np.linalg.inv(S[i].T @ U[i])
-        u[i] = tau[model.v_slice[i]] - S[i].T @ pA[i]
-        if parent[i] >= 0:
-            Ia = IA[i] - U[i] @ D_inv[i] @ U[i].T
-            IA[parent[i]] += Xup[i].T @ Ia @ Xup[i]
-            pA[parent[i]] += Xup[i].T @ (pA[i] + Ia @ c[i] + U[i] @ D_inv[i] @ u[i])
-    qdd, acc = np.empty(model.nv), [None] * nb
-    a0 = np.concatenate([-model.gravity, np.zeros(3)])
-    for i in range(nb):  # pass 3: accelerations, root first
-        a_p = Xup[i] @ (a0 if parent[i] < 0 else acc[parent[i]]) + c[i]
-        qdd[model.v_slice[i]] = D_inv[i] @ (u[i] - U[i].T @ a_p)
-        acc[i] = a_p + S[i] @ qdd[model.v_slice[i]]
-    return qdd
-
-
-def crba_doc000(model: Model, q, fixed=()) -> np.ndarray:
-    """Document 000, section 3.4.2 CRBA formula M_ij = z_i^T I^C_j z_j -- as written, error included.
-
-    Read with world-frame spatial quantities on a serial chain: z_i = S_i (joint i's motion
-    subspace), I^C_j = the composite spatial inertia of bodies j..n. The formula holds for i <= j
-    only: joint i then moves all of bodies j..n. 'max' uses I^C_max(i,j), the correct formula.
-    """
-    fixed = _fixes("crba_doc000", fixed)
-    if model.parent != tuple(range(-1, model.nb - 1)) or model.nv != model.nb:
-        raise ValueError("model must be a serial chain of 1-dof joints (parent[i] = i - 1)")
-    T = forward_kinematics(model, q)
-    X = [motion_transform(Ti[:3, :3], Ti[:3, 3]) for Ti in T]  # world -> body i
-    S_w = np.array([np.linalg.solve(Xi, model.S[i][:, 0]) for i, Xi in enumerate(X)])
-    I_w = np.array([Xi.T @ Ii @ Xi for Xi, Ii in zip(X, model.inertia)])
-    IC = np.cumsum(I_w[::-1], axis=0)[::-1]  # IC[j] = sum of I_w[j:]
-    n = model.nb
-    M = np.empty((n, n))
-    for i in range(n):
-        for j in range(n):
-            M[i, j] = S_w[i] @ IC[max(i, j) if "max" in fixed else j] @ S_w[j]
-    return M
-
-
-def doc_line_errors(doc_fn, reference, *args) -> dict:
-    """How far a document version is from the correct torques, line by line.
-
-    Returns {'as written': e, 'all fixed': e, 'only <line> wrong': e, ...} with e = max |tau - reference|
-    (N m): 'only <line> wrong' fixes every other line, so a non-zero value convicts that line alone.
-    """
-    lines = DOC_FIXES[doc_fn.__name__]
-    if doc_fn.__name__ == "ne_doc003":  # alternative corrections: each alone makes it right
-        cases = {"as written": (), "n fixed": ("n",), "tau fixed": ("tau",)}
-    else:
-        cases = {"as written": (), "all fixed": lines}
-        cases.update({f"only {k} wrong": tuple(x for x in lines if x != k) for k in lines})
-    ref = np.asarray(reference, dtype=float)
-    return {label: float(np.abs(doc_fn(*args, fixed=fix) - ref).max()) for label, fix in cases.items()}

@@ -8,7 +8,8 @@ from matplotlib.ticker import NullLocator
 
 from ..benchmarking import ScalingTable
 from ...arms.dh import planar_arm
-from ...dynamics.newton_euler_3d import DHArm, ne_doc003, newton_euler_terms
+from ...documents.doc003 import ne_doc003
+from ...dynamics.newton_euler_3d import DHArm, newton_euler_terms
 from ..plotting import draw_chain, new_figure
 from ..widgets import View
 

@@ -1,0 +1,379 @@
+"""Document 000 -- the floating-base tutorial (``000_1cfbf0da5278ec3f.txt``, "第3章：机器人运动学与动力学")
+-- its formulas and claims *as written*, errors included.
+
+One function per claim that a chapter checks; each docstring cites the section and says what is
+wrong (or, rarely, that the claim holds). The correct counterparts live in the maths layers;
+a chapter calls both and compares. Sections below are grouped by the chapter that uses them.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+import sympy as sp
+
+from .. import _validate as check
+from .._validate import InputError
+from ..arms.kinematics import condition_number
+from ..dynamics.frames import forward_kinematics
+from ..dynamics.lagrange import LagrangianModel, derive_lagrangian, double_pendulum_lagrangian
+from ..dynamics.model import jcalc
+from ..dynamics.newton_euler_3d import _cross, _revolute_chain
+from ..dynamics.algorithms import _state
+from ..geometry.spatial import cross_force, cross_motion, inertia_parts, motion_transform
+from ._common import fixed_lines, model_arg
+
+__all__ = [
+    # chapter 1
+    "anymal_frame_doc000",
+    "floating_base_dims_doc000",
+    "zmp_cmp_offset_doc000",
+    "friction_pyramid_doc000",
+    # chapter 3
+    "near_singular_doc000",
+    "planar_3r_singularities_doc000",
+    "nullspace_step_doc000",
+    # chapter 4
+    "double_pendulum_source_lagrangian",
+    "skew_check_doc000",
+    # chapter 5
+    "rnea_doc000",
+    "aba_doc000",
+    "crba_doc000",
+    "DOC000_COSTS",
+    "rnea_operations_doc000",
+    "DOC000_TIMING_CLAIMS_US",
+]
+
+#: lines of each function here that ``fixed=`` can replace by the correct line (see doc_line_errors)
+FIXES = {
+    "rnea_doc000": ("z", "F", "n"),
+    "aba_doc000": ("p",),
+    "crba_doc000": ("max",),
+}
+
+
+# ================================================================ chapter 1: conventions
+
+
+def anymal_frame_doc000() -> np.ndarray:
+    """Section 3.5.1, the ANYmal frame sketch: x forward, y to the left, "z ⊗ 垂直向下" (z down).
+
+    Returns the three axes as the columns of a 3x3 matrix, [x, y, z] = [(1, 0, 0), (0, 1, 0),
+    (0, 0, -1)]. **Wrong:** forward x left = up, so this frame is left-handed (determinant -1,
+    not a rotation); the shipped ANYmal URDF (and Pinocchio) use z up.
+
+    >>> float(np.linalg.det(anymal_frame_doc000()))
+    -1.0
+    """
+    return np.column_stack([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]])
+
+
+def floating_base_dims_doc000(n_joints) -> tuple[int, int]:
+    """Sections 3.2.1 and 3.5.2: (nq, nv) = (6 + n, 6 + n) for a floating base with n joints.
+
+    The document writes q = [p_b; phi_b; q_j] in R^(6+n) with a three-number orientation phi_b
+    (Euler angles or axis-angle), says the generalised velocity "has the same dimension as the
+    generalised coordinates", and gives ANYmal q in R^18. **Wrong (for a singularity-free
+    parametrisation):** every three-number orientation has a singular point; with a unit
+    quaternion (the document's own advice, section 3.7 item 2) nq = 7 + n = nv + 1 (ANYmal 19, 18).
+
+    >>> floating_base_dims_doc000(12)
+    (18, 18)
+    """
+    n = check.integer(n_joints, "n_joints", 0, 10**6)
+    return 6 + n, 6 + n
+
+
+def zmp_cmp_offset_doc000(z_com, mass, pdd_com, g: float = 9.81):
+    """Section 3.2.2: p_ZMP - p_CMP = -(z_CoM / (m g)) pdd_CoM^xy, "CMP" = the CoM's ground projection.
+
+    z_com: CoM height (m); mass (kg); pdd_com: horizontal CoM acceleration, a scalar or (2,)
+    (m/s^2); g (m/s^2). Returns the offset with the shape of pdd_com, in the units the formula
+    gives: m/kg. **Wrong:** z/(m g) pdd has units of m/kg, not m; the linear-inverted-pendulum
+    relation is x_ZMP = x_G - (z_G / g) xdd_G (the document's own exercise 3.2 drops the m). And
+    the CMP (centroidal moment pivot) is not the CoM projection.
+
+    >>> round(float(zmp_cmp_offset_doc000(1.0, 50.0, 2.0)), 6)
+    -0.004077
+    """
+    z = check.scalar(z_com, "z_com")
+    m = check.positive(mass, "mass")
+    g = check.positive(g, "g")
+    a = np.asarray(check._array(pdd_com, "pdd_com"))
+    if a.shape not in ((), (2,)):
+        raise InputError(f"pdd_com must be a scalar or have shape (2,), got shape {a.shape}")
+    a = check._finite(a, "pdd_com")
+    offset = -z / (m * g) * a
+    return float(offset) if offset.ndim == 0 else offset
+
+
+def friction_pyramid_doc000(mu) -> np.ndarray:
+    """Exercise 3.3, reference answer: the four-sided pyramid A f <= 0, f = (f_x, f_y, f_z), (5, 3).
+
+    Rows f_x - mu f_z, -f_x - mu f_z, f_y - mu f_z, -f_y - mu f_z, -f_z. The answer calls it a
+    linearisation whose error is largest on the diagonal, "保守度约为 √2/2 ≈ 29%". **Wrong:**
+    |f_x|, |f_y| <= mu f_z *contains* the cone |f_t| <= mu f_z (it is not conservative): on the
+    diagonal it admits sqrt(2) mu f_z, 41 % more than friction allows. The conservative pyramid
+    is the inscribed one, |f_x|, |f_y| <= mu f_z / sqrt(2), which loses 29 % on the axes (and
+    sqrt(2)/2 is 0.707, not 0.29).
+    """
+    m = check.positive(mu, "mu")
+    return np.array([[1.0, 0.0, -m], [-1.0, 0.0, -m], [0.0, 1.0, -m], [0.0, -1.0, -m], [0.0, 0.0, -1.0]])
+
+
+# ================================================================ chapter 3: Jacobians and IK
+
+
+def near_singular_doc000(J, kappa_threshold: float = 1000.0) -> bool:
+    """Section 3.4.3: "当 kappa > kappa_threshold（如1000）时，系统接近奇异配置" -- True when kappa(J) > threshold.
+
+    J (m, n): a Jacobian; kappa = sigma_max / sigma_min (:func:`kinematics_lib.condition_number`).
+    **A heuristic, not a test:** the threshold is a choice, and for a Jacobian whose rows mix
+    metres and radians kappa depends on the length unit, so the same arm in the same pose is
+    "near singular" in millimetres and fine in metres.
+    """
+    J = check.matrix(J, (None, None), "J")
+    if J.size == 0:
+        raise InputError(f"J must not be empty, got shape {J.shape}")
+    return bool(condition_number(J) > check.positive(kappa_threshold, "kappa_threshold"))
+
+
+def planar_3r_singularities_doc000(q, tol: float = 1e-9) -> dict:
+    """Exercise 3.7, reference answer: which of its singularity conditions a planar 3R pose meets.
+
+    q (3,): joint angles (rad), q2 and q3 relative. The answer lists (1) boundary singularities,
+    "fully stretched: the three links collinear" (q2 = q3 = 0) and "fully folded: links 2 and 3
+    folded back" (q3 = pi); (2) an "internal (elbow) singularity" when "the axes of joints 2 and 3
+    coincide (links 2 and 3 collinear)" (sin q3 = 0); (3) a "wrist singularity" when "the
+    end-effector axis aligns with a joint axis". Returns {'stretched', 'folded', 'elbow', 'wrist'}
+    -> bool and 'singular' (any of them). **Wrong:** on a planar arm every joint axis and the
+    end-effector axis are parallel to z in every pose, so 'wrist' always holds and the answer
+    calls every pose singular; links 2-3 collinear with a bent elbow is regular for the (x, y)
+    and the (x, y, phi) task alike (chapter 3: singular iff sin q2 = 0 for the full task, iff the
+    whole arm is on one line for the position task).
+    """
+    q = check.vector(q, 3, "q")
+    tol = check.positive(tol, "tol")
+    wrapped = np.pi - np.mod(np.pi - q, 2.0 * np.pi)  # (-pi, pi]
+    out = {"stretched": bool(abs(wrapped[1]) < tol and abs(wrapped[2]) < tol),
+           "folded": bool(abs(abs(wrapped[2]) - np.pi) < tol),
+           "elbow": bool(abs(math.sin(q[2])) < tol),
+           "wrist": True}  # all axes are z: "the end-effector axis aligns with a joint axis", always
+    out["singular"] = any(out.values())
+    return out
+
+
+def nullspace_step_doc000(J, dx, z, damping: float = 0.0) -> np.ndarray:
+    """Section 3.4.3: dq = J^+ dx + (I - J^+ J) z, with the document's "J^+".
+
+    J (m, n), dx (m,), z (n,) -> dq (n,). The same section lists as its first remedy for
+    singularities the damped inverse and names it J^+ too: J^+ = J^T (J J^T + lambda^2 I)^-1.
+    damping = lambda: 0 uses the true (Moore-Penrose) pseudo-inverse, > 0 the damped one.
+    **Exact only with the true pseudo-inverse:** then J (I - J^+ J) = 0 and z never moves the
+    task; with the damped inverse J (I - J^# J) z = lambda^2 (J J^T + lambda^2 I)^-1 J z != 0, so
+    the "null-space" motion leaks into the task.
+    """
+    J = check.matrix(J, (None, None), "J")
+    dx, z = check.vector(dx, J.shape[0], "dx"), check.vector(z, J.shape[1], "z")
+    lam = check.scalar(damping, "damping")
+    if lam < 0.0:
+        raise InputError(f"damping must be >= 0, got {damping}")
+    if lam == 0.0:
+        J_plus = np.linalg.pinv(J)
+    else:
+        J_plus = J.T @ np.linalg.solve(J @ J.T + lam**2 * np.eye(J.shape[0]), np.eye(J.shape[0]))
+    return J_plus @ dx + (np.eye(J.shape[1]) - J_plus @ J) @ z
+
+
+# ================================================================ chapter 4: Lagrange
+
+
+@lru_cache(maxsize=None)
+def double_pendulum_source_lagrangian() -> LagrangianModel:
+    """Exercise 3.8, reference answer: its mass matrix used with *absolute* angles q = [theta1, theta2].
+
+    M_src = [[(m1+m2) l1^2 + m2 l2^2 + 2 m2 l1 l2 cos(theta2-theta1), m2 l2^2 + m2 l1 l2 cos(theta2-theta1)],
+             [m2 l2^2 + m2 l1 l2 cos(theta2-theta1), m2 l2^2]]
+    The answer's positions, T and V are in absolute angles (and right). **Wrong label:** M_src is
+    exactly the *relative*-angle mass matrix, M_src(theta1, theta2) = M_rel(theta1, theta2 - theta1),
+    i.e. the matrix of the coordinates (theta1, phi = theta2 - theta1); labelled q = [theta1, theta2]
+    beside absolute-angle positions it is not the Hessian of the answer's own T (that is
+    [[(m1+m2) l1^2, m2 l1 l2 cos(theta1-theta2)], [., m2 l2^2]]). This model takes
+    T_src = 1/2 qd^T M_src qd with q absolute, the correct V, and C from the Christoffel symbols of
+    M_src: the Euler-Lagrange system of the mislabelled Lagrangian, conservative in its own right.
+    """
+    true = double_pendulum_lagrangian("absolute")
+    m1, m2, l1, l2 = (next(s for s in true.params if s.name == k) for k in ("m1", "m2", "l1", "l2"))
+    (th1, th2), qd = true.q, sp.Matrix(true.qd)
+    c = sp.cos(th2 - th1)
+    M = sp.Matrix([[(m1 + m2) * l1**2 + m2 * l2**2 + 2 * m2 * l1 * l2 * c, m2 * l2**2 + m2 * l1 * l2 * c],
+                   [m2 * l2**2 + m2 * l1 * l2 * c, m2 * l2**2]])
+    T = sp.expand((qd.T * M * qd)[0, 0] / 2)
+    return derive_lagrangian(T, true.V, true.q, true.qd)
+
+
+def skew_check_doc000(M_dot, C, tol: float = 1e-10) -> bool:
+    """Section 3.7, item 7: ``assert norm(dM/dt - 2*C) < 1e-10  # 应为反对称`` -- the test as written.
+
+    M_dot, C (n, n): dM/dt and the Coriolis matrix at one state. Returns whether
+    ||M_dot - 2 C|| < tol. **Wrong test:** a skew-symmetric matrix is not zero, so a perfectly
+    correct model fails it (norm 1.837 at document 004's state). Test ||N + N^T|| with
+    N = M_dot - 2 C, or ||M_dot - C - C^T|| (document 004's form), instead.
+    """
+    M_dot = check.matrix(M_dot, (None, None), "M_dot")
+    if M_dot.shape[0] != M_dot.shape[1] or M_dot.size == 0:
+        raise InputError(f"M_dot must be a non-empty square matrix, got shape {M_dot.shape}")
+    C = check.matrix(C, M_dot.shape, "C")
+    return bool(np.linalg.norm(M_dot - 2.0 * C) < check.positive(tol, "tol"))
+
+
+# ================================================================ chapter 5: the recursive algorithms
+
+
+def rnea_doc000(model, q, qd, qdd, fixed=()) -> np.ndarray:
+    """Section 3.4.1, RNEA pseudocode -- reproduced as written, errors included.
+
+    World-frame vectors on a revolute chain; doc link k = body k-1, link 0 = the fixed world,
+    r[i,i+1] = O_{i+1} - O_i between body origins (each on its own joint axis, so r[i,i+1] is
+    fixed in link i), axis[i] the world joint axis, c_i = r_{i,ci}, I[i] about the CoM:
+        v[i+1] = v[i] + w[i] x r[i,i+1] + qd[i+1] z[i+1]             (z read as the axis)
+        w[i+1] = w[i] + qd[i+1] axis[i+1]
+        a[i+1] = a[i] + al[i] x r + w[i] x (w[i] x r) + qdd[i+1] z[i+1]   <- 'z': no such term
+        al[i+1] = al[i] + qdd[i+1] axis[i+1] + w[i] x (qd[i+1] axis[i+1])
+        F[i] = m[i] (a[i] - g)            <- 'F': a[i] is the origin's, not the CoM's acceleration
+        N[i] = I[i] al[i] + w[i] x (I[i] w[i])
+        f[i-1] = f[i] + F[i]
+        n[i-1] = n[i] + N[i] + r[i-1,i] x f[i]   <- 'n': c_i x F[i] missing, lever r[i,i+1]
+        tau[i] = n[i-1] . axis[i]
+    fixed: subset of ('z', 'F', 'n'); all three fixed gives the correct torques (kl.rnea).
+    """
+    fixed = fixed_lines(fixed, FIXES["rnea_doc000"])
+    q, qd, qdd, *_ = _revolute_chain(model_arg(model), q, qd, qdd)
+    T = forward_kinematics(model, q)
+    n = model.nb
+    O = np.vstack([np.zeros(3), T[:, :3, 3]])  # doc links 0..n (0 = world)
+    axis = np.vstack([np.zeros(3), np.einsum("nij,nj->ni", T[:, :3, :3], model.axes)])
+    parts = [inertia_parts(Ii) for Ii in model.inertia]
+    m = [0.0] + [pt[0] for pt in parts]
+    c = np.vstack([np.zeros(3), [T[i, :3, :3] @ parts[i][1] for i in range(n)]])
+    I = [np.zeros((3, 3))] + [T[i, :3, :3] @ parts[i][2] @ T[i, :3, :3].T for i in range(n)]
+    z = np.zeros_like(axis) if "z" in fixed else axis
+    v, w, a, al = (np.zeros((n + 1, 3)) for _ in range(4))
+    for i in range(n):  # doc: for i = 0 to n-1 (qd[i+1] of the doc is qd[i] here)
+        r = O[i + 1] - O[i]
+        v[i + 1] = v[i] + _cross(w[i], r) + qd[i] * z[i + 1]
+        w[i + 1] = w[i] + qd[i] * axis[i + 1]
+        a[i + 1] = a[i] + _cross(al[i], r) + _cross(w[i], _cross(w[i], r)) + qdd[i] * z[i + 1]
+        al[i + 1] = al[i] + qdd[i] * axis[i + 1] + _cross(w[i], qd[i] * axis[i + 1])
+    F, N = np.zeros((n + 1, 3)), np.zeros((n + 1, 3))
+    for i in range(1, n + 1):
+        acc = a[i] + _cross(al[i], c[i]) + _cross(w[i], _cross(w[i], c[i])) if "F" in fixed else a[i]
+        F[i] = m[i] * (acc - model.gravity)
+        N[i] = I[i] @ al[i] + _cross(w[i], I[i] @ w[i])
+    f, nn, tau = np.zeros((n + 1, 3)), np.zeros((n + 1, 3)), np.zeros(n)
+    for i in range(n, 0, -1):  # doc: for i = n to 1; f[n] = n[n] = 0
+        f[i - 1] = f[i] + F[i]
+        if "n" in fixed:
+            lever = O[i + 1] - O[i] if i < n else np.zeros(3)
+            nn[i - 1] = nn[i] + N[i] + _cross(c[i], F[i]) + _cross(lever, f[i])
+        else:
+            nn[i - 1] = nn[i] + N[i] + _cross(O[i] - O[i - 1], f[i])
+        tau[i - 1] = nn[i - 1] @ axis[i]
+    return tau
+
+
+def aba_doc000(model, q, v, tau, fixed=()) -> np.ndarray:
+    """Section 3.4.2, ABA steps -- reproduced as written, error included.
+
+    The document lists two passes: inward "compute I^A[i]; bias force p[i] = v[i] x I^A[i] v[i];
+    propagate to the parent", then outward accelerations. The velocities v[i] it needs come from
+    an outward pass it does not list (ABA has three passes); we run that pass (as kl.aba does).
+    'p': the bias force of body i starts from its own rigid-body inertia, p_i = v_i x* I_i v_i,
+    and *accumulates* the children's contributions; the document's p[i] = v_i x* I^A_i v_i
+    replaces them. Otherwise this is :func:`kinematics_lib.aba` line by line (RBDA Table 7.1).
+    """
+    fixed = fixed_lines(fixed, FIXES["aba_doc000"])
+    q, v, tau = _state(model_arg(model), q, v, tau, name_a="tau")
+    nb, parent = model.nb, model.parent
+    Xup, S, vel, c, IA, pA = ([None] * nb for _ in range(6))
+    for i in range(nb):  # pass 1 (not in the document): velocities and velocity-product terms
+        Xup[i], S[i] = jcalc(model, i, q[model.q_slice[i]])
+        vJ = S[i] @ v[model.v_slice[i]]
+        vel[i] = vJ if parent[i] < 0 else Xup[i] @ vel[parent[i]] + vJ
+        c[i] = cross_motion(vel[i], vJ)
+        IA[i] = model.inertia[i].copy()
+        pA[i] = cross_force(vel[i], model.inertia[i] @ vel[i])
+    U, D_inv, u = [None] * nb, [None] * nb, [None] * nb
+    for i in range(nb - 1, -1, -1):  # pass 2: I^A and bias forces, leaves first
+        if "p" not in fixed:
+            pA[i] = cross_force(vel[i], IA[i] @ vel[i])  # the document's line
+        U[i] = IA[i] @ S[i]
+        D_inv[i] = np.linalg.inv(S[i].T @ U[i])
+        u[i] = tau[model.v_slice[i]] - S[i].T @ pA[i]
+        if parent[i] >= 0:
+            Ia = IA[i] - U[i] @ D_inv[i] @ U[i].T
+            IA[parent[i]] += Xup[i].T @ Ia @ Xup[i]
+            pA[parent[i]] += Xup[i].T @ (pA[i] + Ia @ c[i] + U[i] @ D_inv[i] @ u[i])
+    qdd, acc = np.empty(model.nv), [None] * nb
+    a0 = np.concatenate([-model.gravity, np.zeros(3)])
+    for i in range(nb):  # pass 3: accelerations, root first
+        a_p = Xup[i] @ (a0 if parent[i] < 0 else acc[parent[i]]) + c[i]
+        qdd[model.v_slice[i]] = D_inv[i] @ (u[i] - U[i].T @ a_p)
+        acc[i] = a_p + S[i] @ qdd[model.v_slice[i]]
+    return qdd
+
+
+def crba_doc000(model, q, fixed=()) -> np.ndarray:
+    """Section 3.4.2, CRBA formula M_ij = z_i^T I^C_j z_j -- as written, error included.
+
+    Read with world-frame spatial quantities on a serial chain: z_i = S_i (joint i's motion
+    subspace), I^C_j = the composite spatial inertia of bodies j..n. The formula holds for i <= j
+    only: joint i then moves all of bodies j..n; as written M is not symmetric (its upper
+    triangle is right). 'max' uses I^C_max(i,j), the correct formula.
+    """
+    fixed = fixed_lines(fixed, FIXES["crba_doc000"])
+    model = model_arg(model)
+    if model.parent != tuple(range(-1, model.nb - 1)) or model.nv != model.nb:
+        raise InputError("model must be a serial chain of 1-dof joints (parent[i] = i - 1)")
+    (q,) = _state(model, q)
+    T = forward_kinematics(model, q)
+    X = [motion_transform(Ti[:3, :3], Ti[:3, 3]) for Ti in T]  # world -> body i
+    S_w = np.array([np.linalg.solve(Xi, model.S[i][:, 0]) for i, Xi in enumerate(X)])
+    I_w = np.array([Xi.T @ Ii @ Xi for Xi, Ii in zip(X, model.inertia)])
+    IC = np.cumsum(I_w[::-1], axis=0)[::-1]  # IC[j] = sum of I_w[j:]
+    n = model.nb
+    M = np.empty((n, n))
+    for i in range(n):
+        for j in range(n):
+            M[i, j] = S_w[i] @ IC[max(i, j) if "max" in fixed else j] @ S_w[j]
+    return M
+
+
+#: Exercise 3.4's unit costs (operations per 3-vector operation): multiplications only for the
+#: cross product (6) and the 3x3 matrix-vector product (9); an addition costs 3, a dot product 3.
+#: Use with :func:`kinematics_lib.ne_flops`. Missing: the 3 additions of a cross product and the
+#: 6 of a matrix-vector product (kl.FLOP_COSTS counts them).
+DOC000_COSTS = {"add": 3, "scale": 3, "cross": 6, "matvec": 9, "dot": 3}
+
+
+def rnea_operations_doc000(n_links) -> int:
+    """Exercise 3.4, reference answer: RNEA costs "(45 + 27 + 15) x n = 87n" operations.
+
+    **Too small:** the tallies count multiplications only, leave out rotating each link's inertia
+    into the world frame, and do not match the pseudocode's own lines (e.g. "2 cross products"
+    for a velocity line with one). Counted line by line the link-frame recursion costs 278
+    flops per link (:func:`kinematics_lib.ne_flops`), 192 with these unit costs. O(n) stands.
+
+    >>> rnea_operations_doc000(6)
+    522
+    """
+    return 87 * check.integer(n_links, "n_links", 0, 10**9)
+
+
+#: Section 3.5.3: ANYmal timings "on an Intel i7 @ 2.8 GHz" (standard hardware), microseconds,
+#: upper bounds: RNEA < 50, ABA < 80, contact Jacobian < 30 per leg, the full dynamics update
+#: "including all derivatives" < 300.
+DOC000_TIMING_CLAIMS_US = {"RNEA": 50.0, "ABA": 80.0, "foot Jacobian": 30.0, "full update": 300.0}
