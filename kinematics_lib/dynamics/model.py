@@ -43,6 +43,7 @@ __all__ = [
     "planar_chain_model",
     "double_pendulum_model",
     "random_tree_model",
+    "subtree_model",
     "GRAVITY",
 ]
 
@@ -525,3 +526,33 @@ def random_tree_model(n_bodies: int, rng: np.random.Generator, *, floating_base:
                  body_joint=tuple(("root_joint" if t == "free" else f"joint{i}") for i, t in enumerate(types)),
                  parent=tuple(parent), joint_types=tuple(types), axes=np.array(axes), T_tree=np.array(T_tree),
                  inertia=np.array(inertia), gravity=gravity, lower=lower, upper=upper)
+
+
+def subtree_model(model: Model, root: str) -> Model:
+    """The bodies of ``root``'s subtree as a model of their own (e.g. one leg of a fixed-base robot).
+
+    root: name of a body whose parent is the world (parent -1), such as 'LF_HIP' of the
+    fixed-base ANYmal B. The bodies keep their joints, placements, inertias, limits and frames;
+    bodies outside the subtree are dropped. Because the root hangs from the world, the subtree's
+    dynamics are exactly its rows and columns of the full model's.
+    """
+    if not isinstance(model, Model):
+        raise ValueError(f"model must be a kinematics_lib Model, got {type(model).__name__}")
+    if root not in model.body_names:
+        raise ValueError(f"root must be one of the model's bodies {model.body_names}, got {root!r}")
+    r = model.body_names.index(root)
+    if model.parent[r] != -1:
+        raise ValueError(f"root must be attached to the world (parent -1); {root!r} hangs from "
+                         f"{model.body_names[model.parent[r]]!r}")
+    keep = [r]
+    for i in range(r + 1, model.nb):  # parent[i] < i: one forward sweep finds every descendant
+        if model.parent[i] in keep:
+            keep.append(i)
+    new = {old: k for k, old in enumerate(keep)}
+    frames = {name: (new[b], T) for name, (b, T) in model.frames.items() if b in new}
+    pick = lambda arr: [arr[i] for i in keep]  # noqa: E731
+    return Model(name=f"{model.name} ({root} subtree)", body_names=tuple(pick(model.body_names)),
+                 body_joint=tuple(pick(model.body_joint)), parent=tuple(new.get(model.parent[i], -1) for i in keep),
+                 joint_types=tuple(pick(model.joint_types)), axes=np.array(pick(model.axes)), T_tree=np.array(pick(model.T_tree)),
+                 inertia=np.array(pick(model.inertia)), gravity=model.gravity, frames=frames, lower=np.array(pick(model.lower)),
+                 upper=np.array(pick(model.upper)))
