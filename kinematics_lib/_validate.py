@@ -88,8 +88,8 @@ def integer(x, name: str, low: int | None = None, high: int | None = None) -> in
     """
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, (numbers.Integral, float, np.floating)):
         raise InputError(f"{name} must be an integer, got {describe(x)}")
-    if not isinstance(x, numbers.Integral):
-        if not np.isfinite(x) or float(x) != int(x):
+    if not isinstance(x, numbers.Integral):  # a float only when it is an exactly representable integer
+        if not np.isfinite(x) or float(x) != int(x) or abs(x) > 2.0**53:
             raise InputError(f"{name} must be an integer, got {describe(x)}")
     value = int(x)
     if (low is not None and value < low) or (high is not None and value > high):
@@ -203,7 +203,8 @@ def _spatial_inertia_problem(I: np.ndarray, tol: float) -> str | None:
     else:
         c = _skew_part(mC) / m
         C = np.array([[0.0, -c[2], c[1]], [c[2], 0.0, -c[0]], [-c[1], c[0], 0.0]])
-    problem = _inertia_problem(I[3:, 3:] + m * C @ C, tol)  # I_c = I_O + m [c]x^2
+    # I_c = I_O + m [c]x^2, with rounding relative to the entries of I (not of the smaller I_c)
+    problem = _inertia_problem(I[3:, 3:] + m * C @ C, tol, scale)
     return f"its rotational inertia about the centre of mass: {problem}" if problem else None
 
 
@@ -295,5 +296,5 @@ def finite_result(value, name: str, inputs: str):
     for part in parts:
         if not np.isfinite(np.asarray(part, dtype=float)).all():
             raise InputError(f"{name} overflowed (not finite) although the inputs were finite: "
-                             f"{inputs} too large in magnitude")
+                             f"{inputs} too large")
     return value

@@ -101,7 +101,11 @@ def dh_transform(a: float, alpha: float, d: float, theta: float, convention: str
 
 
 def _column(values, n: int, name: str) -> np.ndarray:
-    arr = check.vector(values, n, name).copy()
+    arr = check.vector(values, None, name)
+    if arr.shape[0] != n:
+        raise check.InputError(f"{name} must have shape ({n},), one entry per row of the table like a's, "
+                               f"got shape {arr.shape}")
+    arr = arr.copy()
     arr.setflags(write=False)
     return arr
 
@@ -137,11 +141,13 @@ class DHRobot:
         set_ = object.__setattr__
         for name in ("a", "alpha", "d", "theta"):
             set_(self, name, _column(getattr(self, name), n, name))
-        types = self.joint_types or "R" * n
+        types = check.text(self.joint_types, "joint_types") or "R" * n
         if len(types) != n or set(types) - {"R", "P"}:
-            raise ValueError(f"joint_types must be {n} letters from 'R'/'P', got {self.joint_types!r}")
+            raise check.InputError(f"joint_types must be {n} letters from 'R'/'P' (one per row of a), "
+                                   f"got {self.joint_types!r}")
         set_(self, "joint_types", types)
         check.one_of(self.convention, CONVENTIONS, "convention")
+        check.text(self.name, "name")
         for name in ("q_min", "q_max"):
             if getattr(self, name) is not None:
                 set_(self, name, _column(getattr(self, name), n, name))
@@ -156,8 +162,12 @@ class DHRobot:
         return self.a.shape[0]
 
 
+def _robot(robot, name: str = "robot") -> DHRobot:
+    return check.instance(robot, DHRobot, name)
+
+
 def _q(robot: DHRobot, q) -> np.ndarray:
-    return check.vector(q, robot.n, "q")
+    return check.vector(q, _robot(robot).n, "q")
 
 
 def dh_frames(robot: DHRobot, q) -> np.ndarray:
@@ -198,8 +208,8 @@ def standard_to_modified(robot: DHRobot) -> DHRobot:
     standard table (zeros for i = 1), and the last Tx(a_n) Rx(alpha_n) moves into the tool.
     The intermediate frames differ (each sits on its own joint instead of the next one).
     """
-    if robot.convention != "standard":
-        raise ValueError(f"robot must use the standard convention, got {robot.convention!r}")
+    if _robot(robot).convention != "standard":
+        raise check.InputError(f"robot must use the standard convention, got {robot.convention!r}")
     tool = dh_standard(robot.a[-1], robot.alpha[-1], 0.0, 0.0) @ robot.T_tool
     return DHRobot(
         a=np.concatenate([[0.0], robot.a[:-1]]),
@@ -218,8 +228,8 @@ def standard_to_modified(robot: DHRobot) -> DHRobot:
 
 def modified_to_standard(robot: DHRobot) -> DHRobot:
     """Inverse of :func:`standard_to_modified`: (a_0, alpha_0) moves into the base transform."""
-    if robot.convention != "modified":
-        raise ValueError(f"robot must use the modified convention, got {robot.convention!r}")
+    if _robot(robot).convention != "modified":
+        raise check.InputError(f"robot must use the modified convention, got {robot.convention!r}")
     base = robot.T_base @ dh_modified(robot.a[0], robot.alpha[0], 0.0, 0.0)
     return DHRobot(
         a=np.concatenate([robot.a[1:], [0.0]]),
@@ -242,12 +252,20 @@ def planar_arm(lengths, q_min=None, q_max=None, name: str = "planar arm") -> DHR
     With this table the end effector is at sum_i L_i (cos, sin)(q_1 + ... + q_i).
     """
     lengths = check.vector(lengths, None, "lengths")
-    if np.any(lengths <= 0.0):
-        raise ValueError(f"lengths must all be positive, got {lengths}")
+    if lengths.shape[0] == 0 or np.any(lengths <= 0.0):
+        raise check.InputError(f"lengths must be at least one positive length, got {lengths}")
     n = lengths.shape[0]
+    limits = [None if x is None else _limit_column(x, n, label) for x, label in ((q_min, "q_min"), (q_max, "q_max"))]
     zeros = np.zeros(n)
     return DHRobot(a=lengths, alpha=zeros, d=zeros, theta=zeros, joint_types="R" * n,
-                   convention="standard", name=name, q_min=q_min, q_max=q_max)
+                   convention="standard", name=name, q_min=limits[0], q_max=limits[1])
+
+
+def _limit_column(values, n: int, name: str) -> np.ndarray:
+    arr = check.vector(values, None, name)
+    if arr.shape[0] != n:
+        raise check.InputError(f"{name} must have shape ({n},), one limit per entry of lengths, got shape {arr.shape}")
+    return arr
 
 
 def dh_rule_residuals(T) -> np.ndarray:
@@ -273,11 +291,14 @@ def fit_dh(T, starts: int = 10, seed: int = 0) -> tuple[np.ndarray, float]:
     from scipy.optimize import least_squares  # scipy only for this demonstration
 
     T = check.transform(T, "T")
-    rng = np.random.default_rng(seed)
+    if np.abs(T[:3, 3]).max() > 1e6:
+        raise check.InputError(f"T must have a translation below 1e6 m to be fitted, got {T[:3, 3]}")
+    starts = check.integer(starts, "starts", 1, 1000)
+    rng = np.random.default_rng(check.integer(seed, "seed", 0))
 
     def residual(x):
         return (dh_standard(*x) - T)[:3].ravel()
 
-    best = min((least_squares(residual, x0) for x0 in rng.uniform(-3.0, 3.0, (int(starts), 4))),
+    best = min((least_squares(residual, x0) for x0 in rng.uniform(-3.0, 3.0, (starts, 4))),
                key=lambda fit: fit.cost)
     return best.x, float(np.linalg.norm(best.fun))

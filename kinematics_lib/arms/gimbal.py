@@ -46,7 +46,7 @@ def gimbal_yaw_pitch(p) -> np.ndarray:
     x, y, z = check.vector(p, 3, "p")
     horizontal = math.hypot(x, z)
     if horizontal == 0.0 and y == 0.0:
-        raise ValueError("p must be a non-zero target position (the direction of p = 0 is undefined)")
+        raise check.InputError("p must be a non-zero target position (the direction of p = 0 is undefined)")
     yaw = math.atan2(x, z) if horizontal > 0.0 else 0.0
     return np.array([yaw, math.atan2(-y, horizontal)]) + 0.0  # + 0.0: no signed zeros
 
@@ -74,6 +74,6 @@ def aim_error(p, yaw: float, pitch: float) -> float:
     p = check.vector(p, 3, "p")
     r = float(np.linalg.norm(p))
     if r == 0.0:
-        raise ValueError("p must be a non-zero target position")
+        raise check.InputError("p must be a non-zero target position")
     b, u = barrel_direction(yaw, pitch), p / r
     return math.atan2(float(np.linalg.norm(np.cross(b, u))), float(b @ u))

@@ -45,7 +45,8 @@ class IKResult:
     converged: True when both position and orientation errors are within tolerance.
     iterations: Newton steps taken (0 for analytic solutions).
     position_error: |p_target - p| in m; orientation_error: |log(R_t R^T)| in rad (over the task rows).
-    status: 'converged' | 'max_iterations' | 'stalled' | 'singular' | 'unreachable'.
+    status: 'converged' | 'max_iterations' | 'stalled' | 'singular' | 'unreachable' | 'imprecise'
+        (analytic solution whose rounding error exceeds the tolerance, e.g. a 1e300 m arm).
     message: one human-readable sentence.
     error_history: norm of the task error at each iteration (for convergence plots).
     solutions: all analytic solutions (e.g. both elbow branches), empty for numerical solvers.
@@ -73,14 +74,20 @@ def wrap_angle(angle):
     >>> wrap_angle(3 * np.pi / 2), wrap_angle(-np.pi)
     (-1.5707963267948966, 3.141592653589793)
     """
-    a = np.asarray(angle, dtype=float)
+    a = check._finite(check._array(angle, "angle"), "angle")
     wrapped = np.pi - np.mod(np.pi - a, 2.0 * np.pi)
     return float(wrapped) if wrapped.ndim == 0 else wrapped
 
 
 def _J_e(J, e) -> tuple[np.ndarray, np.ndarray]:
     J = check.matrix(J, (None, None), "J")
-    return J, check.vector(e, J.shape[0], "e")
+    if 0 in J.shape:
+        raise check.InputError(f"J must have at least one row and one column, got shape {J.shape}")
+    e = check.vector(e, None, "e")
+    if e.shape != (J.shape[0],):
+        raise check.InputError(f"e must have shape ({J.shape[0]},), one entry per row of J's shape {J.shape}, "
+                               f"got shape {e.shape}")
+    return J, e
 
 
 def pinv_step(J: np.ndarray, e: np.ndarray, rcond: float = 1e-6) -> np.ndarray:
@@ -93,7 +100,8 @@ def pinv_step(J: np.ndarray, e: np.ndarray, rcond: float = 1e-6) -> np.ndarray:
     array([0.5, 2. ])
     """
     J, e = _J_e(J, e)
-    return np.linalg.pinv(J, rcond=check.positive(rcond, "rcond")) @ e
+    dq = np.linalg.pinv(J, rcond=check.positive(rcond, "rcond")) @ e
+    return check.finite_result(dq, "the step", "J, e")
 
 
 def dls_step(J: np.ndarray, e: np.ndarray, damping: float) -> np.ndarray:
@@ -108,11 +116,15 @@ def dls_step(J: np.ndarray, e: np.ndarray, damping: float) -> np.ndarray:
     array([0.47058824, 0.        ])
     """
     J, e = _J_e(J, e)
-    damping = check.scalar(damping, "damping")
-    if damping < 0.0:
-        raise ValueError(f"damping must be >= 0, got {damping}")
-    m = J.shape[0]
-    return J.T @ np.linalg.solve(J @ J.T + damping**2 * np.eye(m), e)
+    damping = check.nonnegative(damping, "damping")
+    scale = max(float(np.abs(J).max()), damping, 1e-300)  # solved in units of the largest entry: no overflow
+    Js, lam = J / scale, damping / scale
+    try:
+        dq = Js.T @ np.linalg.solve(Js @ Js.T + lam * lam * np.eye(J.shape[0]), e) / scale
+    except np.linalg.LinAlgError:
+        raise check.InputError(f"J has rank < {J.shape[0]} (its rows) and damping = {damping:g} is negligible next "
+                               f"to it: the least-squares step is not unique (use a larger damping or pinv_step)") from None
+    return check.finite_result(dq, "the step", "J, e, damping")
 
 
 def nullspace_projector(J: np.ndarray, rcond: float = 1e-6) -> np.ndarray:
@@ -124,13 +136,20 @@ def nullspace_projector(J: np.ndarray, rcond: float = 1e-6) -> np.ndarray:
     array([ 0.5, -0.5])
     """
     J = check.matrix(J, (None, None), "J")
+    if 0 in J.shape:
+        raise check.InputError(f"J must have at least one row and one column, got shape {J.shape}")
     return np.eye(J.shape[1]) - np.linalg.pinv(J, rcond=check.positive(rcond, "rcond")) @ J
+
+
+def _norm(x) -> float:
+    """|x| without overflow (math.hypot scales), for errors of any size."""
+    return math.hypot(*np.ravel(x)) if np.size(x) else 0.0
 
 
 def _split_errors(e: np.ndarray, rows: tuple[int, ...]) -> tuple[float, float]:
     lin = [k for k, r in enumerate(rows) if r < 3]
     ang = [k for k, r in enumerate(rows) if r >= 3]
-    return float(np.linalg.norm(e[lin])), float(np.linalg.norm(e[ang]))
+    return _norm(e[lin]), _norm(e[ang])
 
 
 def _clamp(q: np.ndarray, q_min, q_max) -> np.ndarray:
@@ -145,14 +164,20 @@ def _fk_jac(robot) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
     if isinstance(robot, DHRobot):
         return lambda q: (dh_end_effector(robot, q), geometric_jacobian(robot, q))
     if callable(robot):
-        return robot
-    raise ValueError(f"robot must be a DHRobot or a callable q -> (T, J), got {type(robot).__name__}")
+        def fk_jac(q):
+            try:
+                out = robot(q)
+            except ValueError as err:
+                raise check.InputError(f"robot(q) failed for q of shape {q.shape} (from q0): {err}") from None
+            if not isinstance(out, tuple) or len(out) != 2:
+                raise check.InputError(f"robot(q) must return (T (4, 4), J (6, n)), got {check.describe(out)}")
+            return check.transform(out[0], "T (robot(q)[0])"), out[1]
+        return fk_jac
+    raise check.InputError(f"robot must be a DHRobot or a callable q -> (T, J), got {check.describe(robot)}")
 
 
 def _max_iterations(value) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"max_iterations must be a positive integer, got {value!r}")
-    return int(value)
+    return check.integer(value, "max_iterations", 1, 100_000)
 
 
 def ik_newton(
@@ -203,6 +228,8 @@ def ik_newton(
     check.one_of(method, ("pinv", "dls"), "method")
     rows = list(task_rows(task))
     T_target = check.transform(T_target, "T_target")
+    if np.abs(T_target[:3, 3]).max() > 1e12:
+        raise check.InputError(f"T_target must be within 1e12 m of the base, got the translation {T_target[:3, 3]}")
     fk_jac = _fk_jac(robot)
     if isinstance(robot, DHRobot):
         q_min = robot.q_min if q_min is None else q_min
@@ -211,14 +238,15 @@ def ik_newton(
     n = q.shape[0]
     q_min = None if q_min is None else check.vector(q_min, n, "q_min")
     q_max = None if q_max is None else check.vector(q_max, n, "q_max")
-    if method == "dls":
-        check.positive(damping, "damping")
+    damping = check.nonnegative(damping, "damping")
+    if method == "dls" and damping == 0.0:
+        raise check.InputError("damping must be positive for method='dls' (use method='pinv' for no damping)")
     for value, name in ((tol_position, "tol_position"), (tol_orientation, "tol_orientation"),
                         (max_step, "max_step"), (singular_tol, "singular_tol"), (nullspace_tol, "nullspace_tol")):
         check.positive(value, name)
     max_iterations = _max_iterations(max_iterations)
-    if nullspace_gradient is not None and not callable(nullspace_gradient):
-        raise ValueError(f"nullspace_gradient must be a callable q -> (n,), got {nullspace_gradient!r}")
+    if nullspace_gradient is not None:
+        check.function(nullspace_gradient, "nullspace_gradient")
     gain = check.scalar(nullspace_gain, "nullspace_gain")
     q = _clamp(q, q_min, q_max)
 
@@ -229,7 +257,7 @@ def ik_newton(
         J = check.matrix(J_full, (6, n), "J (robot Jacobian)")[rows]
         e = pose_error(T, T_target)[rows]
         e_lin, e_ang = _split_errors(e, rows)
-        history.append(float(np.linalg.norm(e)))
+        history.append(_norm(e))
         if history[-1] < best[0]:
             best = (history[-1], q)
         reached = e_lin <= tol_position and e_ang <= tol_orientation
@@ -251,6 +279,9 @@ def ik_newton(
                        f"{sigma[-1] / max(sigma[0], 1e-300):.1e}); the pseudo-inverse step would blow up")
             break
         dq = (pinv_step(J, e, rcond=singular_tol) if method == "pinv" else dls_step(J, e, damping)) + dq_null
+        if not np.isfinite(dq).all():
+            raise check.InputError(f"the step became non-finite at iteration {k}: nullspace_gain = {gain} or the "
+                                   "nullspace_gradient values are too large")
         biggest = float(np.max(np.abs(dq)))
         if biggest > max_step:
             dq *= max_step / biggest
@@ -300,7 +331,7 @@ def ik_two_link(target, L1: float, L2: float, q_current=None, elbow: str | None 
         check.one_of(elbow, ("up", "down"), "elbow")
     qc = None if q_current is None else check.vector(q_current, 2, "q_current")
     r = math.hypot(x, y)
-    c2 = (r * r - L1 * L1 - L2 * L2) / (2.0 * L1 * L2)
+    c2 = _law_of_cosines(r, L1, L2)
     heading = math.atan2(y, x)
     if abs(c2) > 1.0 + 1e-12:
         q = np.array([heading, 0.0]) if c2 > 0 else np.array([heading, math.pi])
@@ -308,7 +339,7 @@ def ik_two_link(target, L1: float, L2: float, q_current=None, elbow: str | None 
         if c2 < 0 and L1 < L2:
             q[0] = wrap_angle(heading + math.pi)
         side = "outside the outer" if c2 > 0 else "inside the inner"
-        error = float(np.linalg.norm(_two_link_tip(q, L1, L2) - (x, y)))  # = |r - reach|
+        error = _norm(_two_link_tip(q, L1, L2) - (x, y))  # = |r - reach|
         return IKResult(q=q, converged=False, iterations=0, position_error=error,
                         orientation_error=0.0, status="unreachable",
                         message=f"target at distance {r:.4g} m is {side} workspace boundary ({reach:.4g} m)")
@@ -318,7 +349,7 @@ def ik_two_link(target, L1: float, L2: float, q_current=None, elbow: str | None 
         q1 = heading - math.atan2(L2 * math.sin(q2), L1 + L2 * math.cos(q2))
         solutions.append(np.array([wrap_angle(q1), q2]))
     if qc is not None:
-        dist = [float(np.linalg.norm(wrap_angle(s - qc))) for s in solutions]
+        dist = [_norm(wrap_angle(s - qc)) for s in solutions]
         q = solutions[int(np.argmin(dist))]
     else:
         q = solutions[0] if elbow in (None, "down") else solutions[1]
@@ -327,9 +358,25 @@ def ik_two_link(target, L1: float, L2: float, q_current=None, elbow: str | None 
         msg = "target at the base (L1 = L2): q1 is arbitrary, a continuum of solutions"
     elif abs(c2) == 1.0:
         msg = "target on the workspace boundary: both branches coincide (singular configuration)"
-    error = float(np.linalg.norm(_two_link_tip(q, L1, L2) - (x, y)))
+    error = _norm(_two_link_tip(q, L1, L2) - (x, y))
+    tol = max(TOL_POSITION, 1e-9 * (L1 + L2))
+    if error > tol:  # rounding at this size of arm: say so instead of claiming convergence
+        return IKResult(q=q, converged=False, iterations=0, position_error=error, orientation_error=0.0,
+                        status="imprecise", solutions=tuple(solutions),
+                        message=f"rounding leaves a position error of {error:.3g} m > {tol:.3g} m at this arm "
+                                f"size (L1 + L2 = {L1 + L2:.3g} m)")
     return IKResult(q=q, converged=True, iterations=0, position_error=error, orientation_error=0.0,
                     status="converged", message=msg, solutions=tuple(solutions))
+
+
+def _law_of_cosines(r: float, L1: float, L2: float) -> float:
+    """c2 = (r^2 - L1^2 - L2^2) / (2 L1 L2), computed in units of max(r, L1, L2) (no overflow)."""
+    s = max(r, L1, L2)
+    rho, l1, l2 = r / s, L1 / s, L2 / s
+    num, den = rho * rho - l1 * l1 - l2 * l2, 2.0 * l1 * l2
+    if den == 0.0:  # one link is negligible next to the other
+        return math.copysign(math.inf, num) if num != 0.0 else 0.0
+    return num / den
 
 
 def nullspace_motion(robot: DHRobot, q0, gradient: Callable[[np.ndarray], np.ndarray], steps: int = 50,
@@ -349,19 +396,20 @@ def nullspace_motion(robot: DHRobot, q0, gradient: Callable[[np.ndarray], np.nda
     True
     """
     rows = list(task_rows(task))
-    q = check.vector(q0, robot.n, "q0")
+    q = check.vector(q0, check.instance(robot, DHRobot, "robot").n, "q0")
     gain = check.scalar(gain, "gain")
-    if not callable(gradient):
-        raise ValueError(f"gradient must be a callable q -> (n,), got {gradient!r}")
-    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
-        raise ValueError(f"steps must be a non-negative integer, got {steps!r}")
+    check.function(gradient, "gradient")
+    steps = check.integer(steps, "steps", 0, 100_000)
     T_0 = dh_end_effector(robot, q)
     path = [q]
-    for _ in range(int(steps)):
+    for k in range(steps):
         J = geometric_jacobian(robot, q)[rows]
         e = pose_error(dh_end_effector(robot, q), T_0)[rows]
         z = gain * check.vector(gradient(q), robot.n, "gradient(q)")
         q = q + pinv_step(J, e) + nullspace_projector(J) @ z
+        if not np.isfinite(q).all():
+            raise check.InputError(f"the path became non-finite at step {k + 1}: gain = {gain} or the gradient "
+                                   "values are too large")
         path.append(q)
     return np.array(path)
 
@@ -402,18 +450,17 @@ def resolved_rate(
     """
     rows = task_rows(task)
     if any(r > 2 for r in rows):
-        raise ValueError(f"task must contain position rows only (0, 1, 2), got {rows}")
-    if not isinstance(robot, DHRobot):
-        raise ValueError(f"robot must be a DHRobot, got {type(robot).__name__}")
+        raise check.InputError(f"task must contain position rows only (0, 1, 2), got {rows}")
+    check.instance(robot, DHRobot, "robot")
     q = check.vector(q0, robot.n, "q0")
     for fn, name in ((x_des, "x_des"), (xdot_des, "xdot_des")):
-        if not callable(fn):
-            raise ValueError(f"{name} must be a callable t -> ({len(rows)},), got {fn!r}")
+        check.function(fn, name)
     check.one_of(integrator, ("euler", "rk4"), "integrator")
-    Kp, damping = check.scalar(Kp, "Kp"), check.scalar(damping, "damping")
-    if Kp < 0.0 or damping < 0.0:
-        raise ValueError(f"{'Kp' if Kp < 0.0 else 'damping'} must be >= 0, got {min(Kp, damping)}")
-    steps = int(round(check.positive(t_final, "t_final") / check.positive(dt, "dt")))
+    Kp, damping = check.nonnegative(Kp, "Kp"), check.nonnegative(damping, "damping")
+    t_final, dt = check.positive(t_final, "t_final"), check.positive(dt, "dt")
+    steps = round(t_final / dt)
+    if steps > 1_000_000:
+        raise check.InputError(f"t_final / dt must be at most 1e6 steps, got t_final = {t_final:g} s, dt = {dt:g} s")
     rows = list(rows)
 
     def position(qq):
@@ -436,7 +483,12 @@ def resolved_rate(
             k3 = qdot(t[k] + dt / 2, q + dt / 2 * k2)
             k4 = qdot(t[k] + dt, q + dt * k3)
             q = q + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        if not np.isfinite(q).all():
+            raise check.InputError(f"q became non-finite at t = {t[k + 1]:.4g} s: Kp, dt or the x_des / xdot_des "
+                                   "values are too large")
         qs.append(q)
     x = np.array([position(qq) for qq in qs])
     xd = np.array([check.vector(x_des(tk), len(rows), "x_des(t)") for tk in t])
-    return ResolvedRateResult(t=t, q=np.array(qs), x=x, x_des=xd, error=np.linalg.norm(x - xd, axis=1))
+    error = np.array([_norm(d) for d in x - xd])
+    return ResolvedRateResult(t=t, q=np.array(qs), x=x, x_des=xd, error=check.finite_result(
+        error, "the tracking error", "x_des"))

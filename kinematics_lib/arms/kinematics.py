@@ -49,10 +49,23 @@ def task_rows(task) -> tuple[int, ...]:
     """Row indices of a task: a name in ``TASKS`` or an explicit tuple of rows of [v; w]."""
     if isinstance(task, str):
         return TASKS[check.one_of(task, TASKS, "task")]
-    rows = tuple(int(r) for r in task)
-    if not rows or any(r < 0 or r > 5 for r in rows) or len(set(rows)) != len(rows):
-        raise ValueError(f"task must be a name in {sorted(TASKS)} or distinct rows in 0..5, got {task!r}")
+    want = f"task must be a name in {sorted(TASKS)} or distinct rows in 0..5"
+    if not isinstance(task, (list, tuple, np.ndarray)):
+        raise check.InputError(f"{want}, got {check.describe(task)}")
+    rows = tuple(check.integer(r, f"task[{k}]", 0, 5) for k, r in enumerate(task))
+    if not rows or len(set(rows)) != len(rows):
+        raise check.InputError(f"{want}, got {task!r}")
     return rows
+
+
+def _jacobian(J, name: str = "J", wide: bool = True) -> np.ndarray:
+    """A finite Jacobian (m, n) with m, n >= 1 and (wide) m <= n: a task no larger than the joint space."""
+    J = check.matrix(J, (None, None), name)
+    if 0 in J.shape:
+        raise check.InputError(f"{name} must have at least one row and one column, got shape {J.shape}")
+    if wide and J.shape[0] > J.shape[1]:
+        raise check.InputError(f"{name} must have at most as many rows as columns, got shape {J.shape}")
+    return J
 
 
 def jacobian_from_axes(z, p, p_E, joint_types: str) -> np.ndarray:
@@ -63,9 +76,14 @@ def jacobian_from_axes(z, p, p_E, joint_types: str) -> np.ndarray:
     >>> jacobian_from_axes([[0, 0, 1]], [[0, 0, 0]], [1, 0, 0], "R")[:, 0]
     array([0., 1., 0., 0., 0., 1.])
     """
-    if not isinstance(joint_types, str) or set(joint_types) - {"R", "P"}:
-        raise ValueError(f"joint_types must be a string of 'R'/'P' letters, got {joint_types!r}")
+    if not isinstance(joint_types, str) or not joint_types or set(joint_types) - {"R", "P"}:
+        raise check.InputError(f"joint_types must be a string of 'R'/'P' letters (one per row of z), "
+                               f"got {joint_types!r}")
     n = len(joint_types)
+    for x, name in ((z, "z"), (p, "p")):
+        if np.shape(x)[:1] not in ((n,),) and np.ndim(x) == 2:
+            raise check.InputError(f"{name} must have shape ({n}, 3), one row per letter of joint_types "
+                                   f"{joint_types!r}, got shape {np.shape(x)}")
     z = check.matrix(z, (n, 3), "z")
     p = check.matrix(p, (n, 3), "p")
     p_E = check.vector(p_E, 3, "p_E")
@@ -91,8 +109,7 @@ def geometric_jacobian(robot: DHRobot, q) -> np.ndarray:
            [ 1.,  0.],
            [ 1.,  1.]])
     """
-    if not isinstance(robot, DHRobot):
-        raise ValueError(f"robot must be a DHRobot, got {type(robot).__name__}")
+    check.instance(robot, DHRobot, "robot")
     z, p, T_WE = dh_joint_axes(robot, q)
     return jacobian_from_axes(z, p, T_WE[:3, 3], robot.joint_types)
 
@@ -114,8 +131,10 @@ def numerical_jacobian(fk, q, h: float = 1e-6) -> np.ndarray:
         robot = fk
         fk = lambda qq: dh_end_effector(robot, qq)  # noqa: E731
     elif not callable(fk):
-        raise ValueError(f"fk must be a DHRobot or a callable q -> T (4, 4), got {type(fk).__name__}")
+        raise check.InputError(f"fk must be a DHRobot or a callable q -> T (4, 4), got {check.describe(fk)}")
     q = check.vector(q, None, "q")
+    if q.shape[0] == 0:
+        raise check.InputError("q must have at least one joint, got an empty vector")
     h = check.positive(h, "h")
     J = np.zeros((6, q.shape[0]))
     for i in range(q.shape[0]):
@@ -125,7 +144,7 @@ def numerical_jacobian(fk, q, h: float = 1e-6) -> np.ndarray:
         T_minus = check.transform(fk(q - dq), "fk(q)")
         J[:3, i] = (T_plus[:3, 3] - T_minus[:3, 3]) / (2.0 * h)
         J[3:, i] = so3_log(T_plus[:3, :3] @ T_minus[:3, :3].T) / (2.0 * h)
-    return J
+    return check.finite_result(J, "the difference quotient", "q, h (or fk's values)")
 
 
 def manipulability(J) -> float:
@@ -136,10 +155,8 @@ def manipulability(J) -> float:
     >>> manipulability(np.diag([2.0, 0.5]))
     1.0
     """
-    J = check.matrix(J, (None, None), "J")
-    if J.shape[0] > J.shape[1]:
-        raise ValueError(f"J must have at most as many rows as columns, got shape {J.shape}")
-    return float(np.prod(np.linalg.svd(J, compute_uv=False)))
+    s = np.linalg.svd(_jacobian(J), compute_uv=False)
+    return float(check.finite_result(np.prod(s), "the manipulability", "J"))
 
 
 def manipulability_gradient(robot: DHRobot, q, task="pose", h: float = 1e-6) -> np.ndarray:
@@ -154,8 +171,11 @@ def manipulability_gradient(robot: DHRobot, q, task="pose", h: float = 1e-6) -> 
     array([0.      , 0.877583])
     """
     rows = list(task_rows(task))
-    q = check.vector(q, robot.n, "q")
+    q = check.vector(q, check.instance(robot, DHRobot, "robot").n, "q")
     h = check.positive(h, "h")
+    if len(rows) > robot.n:
+        raise check.InputError(f"task must have at most {robot.n} rows (the robot's joints), got {len(rows)}: "
+                               "the manipulability of a taller Jacobian is zero everywhere")
     grad = np.zeros(robot.n)
     for i in range(robot.n):
         dq = np.zeros(robot.n)
@@ -163,7 +183,7 @@ def manipulability_gradient(robot: DHRobot, q, task="pose", h: float = 1e-6) -> 
         w_plus = manipulability(geometric_jacobian(robot, q + dq)[rows])
         w_minus = manipulability(geometric_jacobian(robot, q - dq)[rows])
         grad[i] = (w_plus - w_minus) / (2.0 * h)
-    return grad
+    return check.finite_result(grad, "the gradient", "q, h")
 
 
 def condition_number(J) -> float:
@@ -174,7 +194,7 @@ def condition_number(J) -> float:
     >>> condition_number(np.diag([2.0, 0.5])), condition_number(np.diag([1.0, 0.0]))
     (4.0, inf)
     """
-    s = np.linalg.svd(check.matrix(J, (None, None), "J"), compute_uv=False)
+    s = np.linalg.svd(_jacobian(J, wide=False), compute_uv=False)
     return float("inf") if s[-1] <= 1e-15 * max(s[0], 1e-300) else float(s[0] / s[-1])
 
 
@@ -214,9 +234,7 @@ def singularity_report(J, tol: float = 1e-6) -> SingularityReport:
     >>> rep.singular, rep.rank, np.round(np.abs(rep.lost_direction), 6)
     (True, 1, array([0.955336, 0.29552 ]))
     """
-    J = check.matrix(J, (None, None), "J")
-    if J.shape[0] > J.shape[1]:
-        raise ValueError(f"J must have at most as many rows as columns, got shape {J.shape}")
+    J = _jacobian(J)
     tol = check.positive(tol, "tol")
     U, s, _ = np.linalg.svd(J)
     rank = int(np.sum(s > tol * max(s[0], 1e-300)))
@@ -225,6 +243,6 @@ def singularity_report(J, tol: float = 1e-6) -> SingularityReport:
         rank=rank,
         sigma=s,
         kappa=condition_number(J),
-        manipulability=float(np.prod(s)),
+        manipulability=float(check.finite_result(np.prod(s), "the manipulability", "J")),
         lost_direction=U[:, -1].copy(),
     )

@@ -35,13 +35,18 @@ CONVENTIONS = ("standard", "modified")
 
 
 def _sym(x, name: str) -> sp.Expr:
-    """x as a sympy expression; ValueError (naming the argument) if it is not one or not finite."""
+    """x as a sympy expression; ValueError (naming the argument) if it is not one or not finite.
+
+    Strings are refused (sympy would parse them into symbols silently: 'abc' is not a number).
+    """
+    if isinstance(x, (str, bytes)) or x is None:
+        raise check.InputError(f"{name} must be a number or a sympy expression, got {x!r}")
     try:
-        e = sp.sympify(x)
+        e = sp.sympify(x, strict=True)
     except (sp.SympifyError, TypeError, ValueError):
-        raise ValueError(f"{name} must be a number or a sympy expression, got {x!r}") from None
+        raise check.InputError(f"{name} must be a number or a sympy expression, got {x!r}") from None
     if not isinstance(e, sp.Expr) or e.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
-        raise ValueError(f"{name} must be a finite scalar expression, got {x!r}")
+        raise check.InputError(f"{name} must be a finite scalar expression, got {x!r}")
     return e
 
 
@@ -107,11 +112,12 @@ def sym_forward_kinematics(rows, convention: str = "standard", simplify: bool = 
     (L1*cos(q1) + L2*cos(q1 + q2), L1*sin(q1) + L2*sin(q1 + q2))
     """
     check.one_of(convention, CONVENTIONS, "convention")
-    rows = list(rows)
-    if not rows or any(not hasattr(r, "__len__") or len(r) != 4 for r in rows):
-        raise ValueError(f"rows must be a non-empty list of (a, alpha, d, theta) rows, got {rows!r}")
+    if not isinstance(rows, (list, tuple)) or not rows or any(
+            not isinstance(r, (list, tuple)) or len(r) != 4 for r in rows):
+        raise check.InputError(f"rows must be a non-empty list of (a, alpha, d, theta) rows, got {rows!r}")
     T = sp.eye(4)
-    for a, alpha, d, theta in rows:
+    for k, row in enumerate(rows):
+        a, alpha, d, theta = (_sym(v, f"rows[{k}] {n}") for v, n in zip(row, ("a", "alpha", "d", "theta")))
         T = T @ sym_dh_transform(a, alpha, d, theta, convention)
     return T.applyfunc(sp.trigsimp) if simplify else T
 
@@ -127,10 +133,13 @@ def sym_robot_fk(robot, q=None, simplify: bool = False) -> tuple[sp.Matrix, list
     q: joint symbols (default q1..qn). Revolute joints add q_i to theta_i, prismatic ones to d_i;
     T_base and T_tool are included, so T_WE matches ``dh_end_effector(robot, q)``.
     """
+    from .dh import DHRobot
+
+    check.instance(robot, DHRobot, "robot")
     if q is None:
         q = list(sp.symbols(f"q1:{robot.n + 1}", real=True))
     if not isinstance(q, (list, tuple)) or len(q) != robot.n:
-        raise ValueError(f"q must be a list of {robot.n} joint symbols, got {q!r}")
+        raise check.InputError(f"q must be a list of {robot.n} joint symbols, got {q!r}")
     q = [_sym(v, "q") for v in q]
     rows = []
     for i in range(robot.n):

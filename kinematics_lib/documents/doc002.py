@@ -34,6 +34,8 @@ __all__ = [
     "wheel_row_doc002",
     "mecanum_matrix_doc002",
     "mecanum_efficiency_doc002",
+    # chapter 11
+    "reflected_inertia_energy_doc002",
 ]
 
 
@@ -193,3 +195,26 @@ def mecanum_efficiency_doc002(gamma) -> float:
     if not abs(g) < math.pi / 2:
         raise InputError(f"gamma must be in (-pi/2, pi/2), got {gamma}")
     return math.cos(g)
+
+
+# ================================================================ chapter 11: reflected inertia through a gearbox
+
+
+def reflected_inertia_energy_doc002(J_motor: float, J_load: float, ratio: float) -> float:
+    """Document 002, "减速器课程设计": the energy balance written under J_eff = J_m + J_l / n^2.
+
+    As written: 1/2 J_m omega_m^2 = 1/2 J_eff omega_l^2 with omega_m = n omega_l, which gives
+    J_eff = n^2 J_m (returned, kg m^2; J_load is accepted and, as in the document, unused).
+
+    What is wrong: the balance counts only the rotor's kinetic energy, so J_l drops out, and it
+    puts J_eff on the *load* speed, so the result is a load-side inertia (n^2 J_m), not the
+    motor-side J_m + J_l / n^2 stated above it. The correct balance counts both bodies:
+    1/2 J_m omega_m^2 + 1/2 J_l omega_l^2 = 1/2 (J_m + J_l / n^2) omega_m^2.
+    (The stated results J_eff = J_m + J_l / n^2 and tau_l = n eta tau_m are right.)
+    """
+    J_m, n = check.scalar(J_motor, "J_motor"), check.positive(ratio, "ratio")
+    J_l = check.scalar(J_load, "J_load")
+    if J_m < 0 or J_l < 0:
+        raise check.InputError("J_motor and J_load must be >= 0 (kg m^2)")
+    with np.errstate(over="ignore"):
+        return check.finite_result(float(np.float64(n) ** 2 * J_m), "J_eff", "J_motor, ratio")

@@ -42,9 +42,38 @@ __all__ = [
 ]
 
 
+#: the largest number of output samples a fixed-grid integrator computes (t_final / dt)
+MAX_STEPS = 1_000_000
+
+
+def _derivative(f: Callable, t: float, x: np.ndarray) -> np.ndarray:
+    """f(t, x), checked: a finite array of x's shape (so that no step can turn NaN silently)."""
+    if not np.isfinite(x).all():
+        raise check.InputError(f"the state overflowed (not finite) at t = {t:.6g} s: h is too large (or the "
+                               "state itself)")
+    dx = np.asarray(f(t, x), dtype=float)
+    if dx.shape != x.shape:
+        raise check.InputError(f"f(t, x) must return shape {x.shape} like x, got {dx.shape}")
+    if not np.isfinite(dx).all():
+        raise check.InputError(f"f(t, x) returned a non-finite value at t = {t:.6g} s (x = {check.describe(x)})")
+    return dx
+
+
+def _step_args(f, t, x, h) -> tuple:
+    x = check.vector(x, None, "x")
+    if x.shape[0] == 0:
+        raise check.InputError("x must have at least one entry, got an empty state")
+    return check.function(f, "f"), check.scalar(t, "t"), x, check.scalar(h, "h")
+
+
 def euler_step(f: Callable, t: float, x: np.ndarray, h: float) -> np.ndarray:
     """x(t + h) ≈ x + h f(t, x)   (explicit Euler, local error O(h^2))."""
-    return x + h * f(t, x)
+    f, t, x, h = _step_args(f, t, x, h)
+    return check.finite_result(_euler(f, t, x, h), "the new state", "x, h, f's values")
+
+
+def _euler(f: Callable, t: float, x: np.ndarray, h: float) -> np.ndarray:
+    return x + h * _derivative(f, t, x)
 
 
 def rk4_step(f: Callable, t: float, x: np.ndarray, h: float) -> np.ndarray:
@@ -53,45 +82,75 @@ def rk4_step(f: Callable, t: float, x: np.ndarray, h: float) -> np.ndarray:
     >>> rk4_step(lambda t, x: -x, 0.0, np.array([1.0]), 0.1)   # exp(-0.1) = 0.904837418...
     array([0.9048375])
     """
-    k1 = f(t, x)
-    k2 = f(t + 0.5 * h, x + 0.5 * h * k1)
-    k3 = f(t + 0.5 * h, x + 0.5 * h * k2)
-    k4 = f(t + h, x + h * k3)
+    f, t, x, h = _step_args(f, t, x, h)
+    return check.finite_result(_rk4(f, t, x, h), "the new state", "x, h, f's values")
+
+
+def _rk4(f: Callable, t: float, x: np.ndarray, h: float) -> np.ndarray:
+    k1 = _derivative(f, t, x)
+    k2 = _derivative(f, t + 0.5 * h, x + 0.5 * h * k1)
+    k3 = _derivative(f, t + 0.5 * h, x + 0.5 * h * k2)
+    k4 = _derivative(f, t + h, x + h * k3)
     return x + h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
 
 
 def semi_implicit_euler_step(f: Callable, t: float, x: np.ndarray, h: float) -> np.ndarray:
-    """x = [q; qd]:  qd+ = qd + h qdd(t, q, qd),  q+ = q + h qd+   (the new velocity moves q)."""
+    """x = [q; qd] (even length):  qd+ = qd + h qdd(t, q, qd),  q+ = q + h qd+   (the new velocity moves q)."""
+    f, t, x, h = _step_args(f, t, x, h)
+    if x.shape[0] % 2:
+        raise check.InputError(f"x must be [q; qd] of even length, got shape {x.shape}")
+    return check.finite_result(_semi_implicit(f, t, x, h), "the new state", "x, h, f's values")
+
+
+def _semi_implicit(f: Callable, t: float, x: np.ndarray, h: float) -> np.ndarray:
     n = x.shape[0] // 2
-    qd_new = x[n:] + h * f(t, x)[n:]
+    qd_new = x[n:] + h * _derivative(f, t, x)[n:]
     return np.concatenate([x[:n] + h * qd_new, qd_new])
+
+
+#: the public one-step methods and their unchecked cores (integrate_fixed_step uses the cores)
+_CORES = {euler_step: _euler, rk4_step: _rk4, semi_implicit_euler_step: _semi_implicit}
 
 
 def _grid(state0, t_final, dt) -> tuple[np.ndarray, np.ndarray, float]:
     x0 = check.vector(state0, None, "state0")
+    if x0.shape[0] == 0:
+        raise check.InputError("state0 must have at least one entry, got an empty vector")
     t_final = check.positive(t_final, "t_final")
     dt = check.positive(dt, "dt")
+    if t_final / dt > MAX_STEPS:
+        raise check.InputError(f"t_final / dt must be at most {MAX_STEPS} steps, got t_final = {t_final:g} s, "
+                               f"dt = {dt:g} s")
     n = max(1, math.ceil(t_final / dt - 1e-9))
     return x0, np.linspace(0.0, t_final, n + 1), t_final / n
 
 
 def _first_value(f: Callable, x0: np.ndarray) -> None:
-    dx = np.asarray(f(0.0, x0), dtype=float)
-    if dx.shape != x0.shape:
-        raise ValueError(f"f(t, x) must return shape {x0.shape} like state0, got {dx.shape}")
+    check.function(f, "f")
+    _derivative(f, 0.0, x0)
+
+
+def _progress(progress):
+    if progress is not None:
+        check.function(progress, "progress")
+    return progress
 
 
 def integrate_fixed_step(step: Callable, f: Callable, state0, t_final: float, dt: float, progress=None):
     """March any one-step method ``step(f, t, x, h) -> x_next`` over the grid -> (t, X)."""
+    step = _CORES.get(check.function(step, "step"), step)
     x, t, h = _grid(state0, t_final, dt)
     _first_value(f, x)
+    progress = _progress(progress)
     X = np.empty((t.shape[0], x.shape[0]))
     X[0] = x
     for k in range(1, t.shape[0]):
-        x = step(f, t[k - 1], x, h)
+        x = np.asarray(step(f, t[k - 1], x, h), dtype=float)
+        if x.shape != X[0].shape:
+            raise check.InputError(f"step(f, t, x, h) must return the state's shape {X[0].shape}, got {x.shape}")
         if not np.all(np.isfinite(x)):
-            raise ValueError(f"the state became non-finite at t = {t[k]:.4g} s: dt = {h:.3g} s is too "
-                             "large for this system")
+            raise check.InputError(f"the state became non-finite at t = {t[k]:.4g} s: dt = {h:.3g} s is too "
+                                   "large for this system (or f, step gave non-finite values)")
         X[k] = x
         if progress is not None:
             progress(1)
@@ -110,8 +169,8 @@ def integrate_rk4(f: Callable, state0, t_final: float, dt: float, progress=None)
 
 def integrate_semi_implicit_euler(f: Callable, state0, t_final: float, dt: float, progress=None):
     """Semi-implicit (symplectic) Euler for x = [q; qd] (even length) -> (t, X)."""
-    if np.ndim(state0) != 1 or len(state0) % 2:
-        raise ValueError(f"state0 must be [q; qd] of even length, got shape {np.shape(state0)}")
+    if check.vector(state0, None, "state0").shape[0] % 2:
+        raise check.InputError(f"state0 must be [q; qd] of even length, got shape {np.shape(state0)}")
     return integrate_fixed_step(semi_implicit_euler_step, f, state0, t_final, dt, progress)
 
 
@@ -126,15 +185,20 @@ def integrate_adaptive(f: Callable, state0, t_final: float, dt: float, rtol: flo
     """
     x, t, _ = _grid(state0, t_final, dt)
     _first_value(f, x)
+    progress = _progress(progress)
     rtol, atol = check.positive(rtol, "rtol"), check.positive(atol, "atol")
     solvers = {"RK45": _scipy_integrate.RK45, "DOP853": _scipy_integrate.DOP853, "RK23": _scipy_integrate.RK23}
-    solver = solvers[check.one_of(method, solvers, "method")](f, 0.0, x, t[-1], rtol=rtol, atol=atol)
+    solver = solvers[check.one_of(method, solvers, "method")](lambda tt, xx: _derivative(f, tt, xx), 0.0, x, t[-1],
+                                                              rtol=rtol, atol=atol)
     X = np.empty((t.shape[0], x.shape[0]))
     X[0], k = x, 1
-    while k < t.shape[0]:
+    for _ in range(100 * MAX_STEPS):  # bounded: the solver's own steps (each one at least its min_step)
+        if k >= t.shape[0]:
+            break
         message = solver.step()
         if solver.status == "failed" or not np.all(np.isfinite(solver.y)):
-            raise ValueError(f"the adaptive solver failed at t = {solver.t:.4g} s: {message}")
+            raise check.InputError(f"the adaptive solver failed at t = {solver.t:.4g} s: {message} "
+                                   f"(f may be too stiff or singular there; rtol = {rtol:g}, atol = {atol:g})")
         stop = k + int(np.searchsorted(t[k:], solver.t, side="right"))
         if stop > k:
             X[k:stop] = solver.dense_output()(t[k:stop]).T
@@ -142,12 +206,16 @@ def integrate_adaptive(f: Callable, state0, t_final: float, dt: float, rtol: flo
                 if progress is not None:
                     progress(1)
             k = stop
+    else:
+        raise check.InputError(f"the adaptive solver took {100 * MAX_STEPS} steps without reaching t_final = "
+                               f"{t[-1]:g} s (rtol = {rtol:g}, atol = {atol:g} too strict for f?)")
     X[-1] = solver.y
     return t, X
 
 
 def count_calls(f: Callable) -> Callable:
     """Wrap f so that ``wrapped.calls`` counts its evaluations (the cost of an integrator)."""
+    check.function(f, "f")
 
     def wrapped(t, x):
         wrapped.calls += 1

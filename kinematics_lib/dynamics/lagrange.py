@@ -98,12 +98,41 @@ def _simplify(matrix: sp.Matrix) -> sp.ImmutableMatrix:
     return sp.ImmutableMatrix(matrix.applyfunc(sp.trigsimp))
 
 
+def _symbols(x, name: str, n: int | None = None) -> tuple:
+    """A non-empty tuple of sympy Symbols (of length n when given)."""
+    if isinstance(x, (str, bytes, sp.Basic)) or not isinstance(x, (list, tuple)) or not x:
+        raise check.InputError(f"{name} must be a non-empty list of sympy symbols, got {check.describe(x)}")
+    if not all(isinstance(s, sp.Symbol) for s in x):
+        raise check.InputError(f"{name} must hold sympy Symbols only, got {x!r}")
+    if n is not None and len(x) != n:
+        raise check.InputError(f"{name} must have {n} symbols, got {len(x)}")
+    return tuple(x)
+
+
+def _expression(x, name: str) -> sp.Expr:
+    """A sympy scalar expression (numbers allowed; strings, None and NaN/oo not)."""
+    if x is None or isinstance(x, (str, bytes)):
+        raise check.InputError(f"{name} must be a sympy expression, got {x!r}")
+    try:
+        e = sp.sympify(x, strict=True)
+    except (sp.SympifyError, TypeError, ValueError):
+        raise check.InputError(f"{name} must be a sympy expression, got {check.describe(x)}") from None
+    if not isinstance(e, sp.Expr) or e.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        raise check.InputError(f"{name} must be a finite scalar sympy expression, got {check.describe(x)}")
+    return e
+
+
 def christoffel_C(M: sp.Matrix, q, qd) -> sp.ImmutableMatrix:
     """Coriolis/centrifugal matrix from the Christoffel symbols of M (symbolic).
 
     C_ij = sum_k 1/2 (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) qd_k ;  M (n, n) in q, qd (n,) symbols.
     """
+    q = _symbols(q, "q")
     n = len(q)
+    qd = _symbols(qd, "qd", n)
+    if not isinstance(M, sp.MatrixBase) or M.shape != (n, n):
+        raise check.InputError(f"M must be a sympy Matrix of shape ({n}, {n}) (one row per symbol of q), "
+                               f"got {check.describe(M)}")
     dM = [sp.Matrix(M).diff(qk) for qk in q]
     C = sp.zeros(n, n)
     for i in range(n):
@@ -126,9 +155,10 @@ def christoffel_matrix(dM, qd) -> np.ndarray:
     """
     qd = check.vector(qd, None, "qd")
     n = qd.shape[0]
-    dM = np.asarray(dM, dtype=float)
-    if dM.shape != (n, n, n) or not np.all(np.isfinite(dM)):
-        raise ValueError(f"dM must be a finite array of shape ({n}, {n}, {n}), got shape {dM.shape}")
+    dM = check._finite(check._array(dM, "dM"), "dM")
+    if n == 0 or dM.shape != (n, n, n):
+        raise check.InputError(f"dM must have shape ({n}, {n}, {n}) to match qd's shape ({n},) (n >= 1), "
+                               f"got shape {dM.shape}")
     return 0.5 * (np.einsum("kij,k->ij", dM, qd) + np.einsum("jik,k->ij", dM, qd)
                   - np.einsum("ijk,k->ij", dM, qd))
 
@@ -147,14 +177,17 @@ def derive_lagrangian(T: sp.Expr, V: sp.Expr, q, qd) -> LagrangianModel:
     >>> forward_dynamics_lagrange(num, [np.pi / 2], [0.0])  # horizontal: qdd = -g / l
     array([-4.905])
     """
-    q, qd = tuple(q), tuple(qd)
-    if len(q) != len(qd) or not q:
-        raise ValueError(f"q and qd must be non-empty and of equal length, got {len(q)} and {len(qd)}")
-    T, V = sp.sympify(T), sp.sympify(V)
+    q = _symbols(q, "q")
+    qd = _symbols(qd, "qd", len(q))
+    T, V = _expression(T, "T"), _expression(V, "V")
     if set(qd) & V.free_symbols:
-        raise ValueError("V must depend on q only, not on the velocities qd")
-    if any(sum(m) != 2 for m in sp.Poly(sp.expand(T), *qd).monoms()):
-        raise ValueError("T must be a homogeneous quadratic form in qd: T = 1/2 qd^T M(q) qd")
+        raise check.InputError("V must depend on q only, not on the velocities qd")
+    try:
+        monoms = sp.Poly(sp.expand(T), *qd).monoms()
+    except sp.PolynomialError:
+        monoms = [()]
+    if any(sum(m) != 2 for m in monoms):
+        raise check.InputError("T must be a homogeneous quadratic form in qd: T = 1/2 qd^T M(q) qd")
     M = _simplify(sp.hessian(T, qd))
     G = _simplify(sp.Matrix([sp.diff(V, qi) for qi in q]))
     C = christoffel_C(M, q, qd)
@@ -176,14 +209,23 @@ def _compile(model: LagrangianModel) -> dict:
 def to_numeric(model: LagrangianModel, params: Mapping) -> NumericLagrangian:
     """Bind numbers to the model's parameters (keys: symbol names, e.g. {"m1": 2.0, "g": 9.81}).
 
-    Every parameter must be given, and nothing else (a misspelt name raises ValueError).
+    Every parameter must be given, and nothing else (a misspelt name raises ValueError). A
+    parameter declared positive (``sp.symbols("m1", positive=True)``, as every mass, length and g
+    of the builders here) must be > 0; one declared nonnegative must be >= 0.
     """
+    check.instance(model, LagrangianModel, "model")
+    if not isinstance(params, Mapping):
+        raise check.InputError(f"params must be a mapping symbol name -> value, got {check.describe(params)}")
     names = [s.name for s in model.params]
     given = {str(k): v for k, v in params.items()}
     missing, extra = sorted(set(names) - set(given)), sorted(set(given) - set(names))
     if missing or extra:
-        raise ValueError(f"params must give exactly {names}; missing {missing}, unknown {extra}")
+        raise check.InputError(f"params must give exactly {names}; missing {missing}, unknown {extra}")
     p = [check.scalar(given[k], f"params[{k!r}]") for k in names]
+    for sym, value in zip(model.params, p):
+        if (sym.is_positive and value <= 0.0) or (sym.is_nonnegative and value < 0.0):
+            kind = "positive" if sym.is_positive else "non-negative"
+            raise check.InputError(f"params[{sym.name!r}] must be {kind} (the symbol is declared {kind}), got {value}")
     f, n = _compile(model), model.n
     zero = np.zeros(n)
 
@@ -202,14 +244,17 @@ def to_numeric(model: LagrangianModel, params: Mapping) -> NumericLagrangian:
     )
 
 
-@lru_cache(maxsize=None)
 def two_link_lagrangian(mass_position: str = "end") -> LagrangianModel:
     """Planar two-link arm, joint angles q1 (from the x axis) and q2 (elbow, relative), gravity -y.
 
     mass_position "end": point masses m1 at the elbow and m2 at the tip (doc 004);
     "middle": point masses at the link midpoints, rotational inertia ignored (doc 002).
     """
-    check.one_of(mass_position, ("end", "middle"), "mass_position")
+    return _two_link_lagrangian(check.one_of(mass_position, ("end", "middle"), "mass_position"))
+
+
+@lru_cache(maxsize=None)
+def _two_link_lagrangian(mass_position: str) -> LagrangianModel:
     q1, q2, dq1, dq2 = sp.symbols("q1 q2 dq1 dq2", real=True)
     m1, m2, l1, l2, g = sp.symbols("m1 m2 l1 l2 g", positive=True)
     s = 1 if mass_position == "end" else sp.Rational(1, 2)
@@ -228,7 +273,6 @@ def _point_masses(points, masses, g, q, qd) -> LagrangianModel:
     return derive_lagrangian(sp.expand(T), V, q, qd)
 
 
-@lru_cache(maxsize=None)
 def double_pendulum_lagrangian(angles: str = "absolute") -> LagrangianModel:
     """Double pendulum (双摆): point masses m1, m2 at the ends of massless rods l1, l2, gravity -y.
 
@@ -236,7 +280,11 @@ def double_pendulum_lagrangian(angles: str = "absolute") -> LagrangianModel:
     "relative": q = (theta1, phi) with phi = theta2 - theta1 the angle of rod 2 relative to rod 1.
     V is measured from the lowest position (zero when both rods hang down).
     """
-    check.one_of(angles, ("absolute", "relative"), "angles")
+    return _double_pendulum_lagrangian(check.one_of(angles, ("absolute", "relative"), "angles"))
+
+
+@lru_cache(maxsize=None)
+def _double_pendulum_lagrangian(angles: str) -> LagrangianModel:
     m1, m2, l1, l2, g = sp.symbols("m1 m2 l1 l2 g", positive=True)
     if angles == "absolute":
         q = sp.symbols("theta1 theta2", real=True)
@@ -256,33 +304,50 @@ def double_pendulum_lagrangian(angles: str = "absolute") -> LagrangianModel:
 def double_pendulum_positions(q, l1: float, l2: float, angles: str = "absolute") -> np.ndarray:
     """Pivot, mass 1 and mass 2 positions (..., 3, 2) in m for q (..., 2) in rad."""
     check.one_of(angles, ("absolute", "relative"), "angles")
-    q = np.asarray(q, dtype=float)
-    if q.shape[-1:] != (2,) or not np.all(np.isfinite(q)):
-        raise ValueError(f"q must be a finite array of shape (..., 2), got shape {q.shape}")
+    q = _pairs(q, "q")
+    l1, l2 = check.positive(l1, "l1"), check.positive(l2, "l2")
     th1 = q[..., 0]
     th2 = q[..., 1] if angles == "absolute" else q[..., 0] + q[..., 1]
     p1 = l1 * np.stack([np.sin(th1), -np.cos(th1)], axis=-1)
     p2 = p1 + l2 * np.stack([np.sin(th2), -np.cos(th2)], axis=-1)
-    return np.stack([np.zeros_like(p1), p1, p2], axis=-2)
+    out = np.stack([np.zeros_like(p1), p1, p2], axis=-2)
+    return check.finite_result(out, "the positions", "l1, l2")
+
+
+def _pairs(x, name: str, like: np.ndarray | None = None) -> np.ndarray:
+    """A finite array of shape (..., 2) (the shape of ``like`` when given)."""
+    a = check._finite(check._array(x, name), name)
+    if a.shape[-1:] != (2,) or (like is not None and a.shape != like.shape):
+        want = "(..., 2)" if like is None else f"{like.shape} like q's"
+        raise check.InputError(f"{name} must have shape {want}, got shape {a.shape}")
+    return a
+
+
+def _change_angles(E: np.ndarray, q, qd):
+    q = _pairs(q, "q")
+    out = check.finite_result(q @ E.T, "the angles", "q")
+    if qd is None:
+        return out
+    return out, check.finite_result(_pairs(qd, "qd", like=q) @ E.T, "the rates", "qd")
 
 
 def relative_to_absolute(q, qd=None):
     """(theta1, phi) -> (theta1, theta1 + phi); with qd also the velocities. Shapes (..., 2)."""
-    E = np.array([[1.0, 0.0], [1.0, 1.0]])
-    q_abs = np.asarray(q, dtype=float) @ E.T
-    return q_abs if qd is None else (q_abs, np.asarray(qd, dtype=float) @ E.T)
+    return _change_angles(np.array([[1.0, 0.0], [1.0, 1.0]]), q, qd)
 
 
 def absolute_to_relative(q, qd=None):
     """(theta1, theta2) -> (theta1, theta2 - theta1); with qd also the velocities. Shapes (..., 2)."""
-    E = np.array([[1.0, 0.0], [-1.0, 1.0]])
-    q_rel = np.asarray(q, dtype=float) @ E.T
-    return q_rel if qd is None else (q_rel, np.asarray(qd, dtype=float) @ E.T)
+    return _change_angles(np.array([[1.0, 0.0], [-1.0, 1.0]]), q, qd)
+
+
+def _num(num) -> "NumericLagrangian":
+    return check.instance(num, NumericLagrangian, "num")
 
 
 def _damping_matrix(damping, n: int) -> np.ndarray:
     """D (n, n) from a scalar d >= 0 (d I), a vector (diag) or a symmetric PSD matrix, in N·m·s/rad."""
-    d = np.asarray(damping, dtype=float)
+    d = check._array(damping, "damping")
     if d.ndim == 0:
         D = check.scalar(d, "damping") * np.eye(n)
     elif d.ndim == 1:
@@ -290,7 +355,7 @@ def _damping_matrix(damping, n: int) -> np.ndarray:
     else:
         D = check.matrix(d, (n, n), "damping")
     if not np.allclose(D, D.T) or np.linalg.eigvalsh(0.5 * (D + D.T)).min() < -1e-12:
-        raise ValueError(f"damping must be >= 0 (a symmetric positive semidefinite D), got {damping!r}")
+        raise check.InputError(f"damping must be >= 0 (a symmetric positive semidefinite D), got {damping!r}")
     return D
 
 
@@ -300,27 +365,31 @@ def forward_dynamics_lagrange(num: NumericLagrangian, q, qd, tau=None, damping=0
     tau: (n,) generalised forces in N·m (default zero); damping: D as for a scalar d (d I), a
     vector (diagonal) or a matrix, acting on the generalised velocities.
     """
-    q, qd = check.vector(q, num.n, "q"), check.vector(qd, num.n, "qd")
+    q, qd = check.vector(q, _num(num).n, "q"), check.vector(qd, num.n, "qd")
     tau = np.zeros(num.n) if tau is None else check.vector(tau, num.n, "tau")
     D = _damping_matrix(damping, num.n)
-    return np.linalg.solve(num.M(q), tau - num.bias(q, qd) - D @ qd)
+    qdd = np.linalg.solve(num.M(q), tau - num.bias(q, qd) - D @ qd)
+    return check.finite_result(qdd, "qdd", "qd, tau, damping")
 
 
 def inverse_dynamics_lagrange(num: NumericLagrangian, q, qd, qdd) -> np.ndarray:
     """tau = M(q) qdd + C(q, qd) qd + G(q)   (n,) in N·m."""
-    q, qd = check.vector(q, num.n, "q"), check.vector(qd, num.n, "qd")
+    q, qd = check.vector(q, _num(num).n, "q"), check.vector(qd, num.n, "qd")
     qdd = check.vector(qdd, num.n, "qdd")
-    return num.M(q) @ qdd + num.bias(q, qd)
+    return check.finite_result(num.M(q) @ qdd + num.bias(q, qd), "tau", "qd, qdd")
 
 
 def mechanical_energy(num: NumericLagrangian, q, qd):
     """E = T(q, qd) + V(q) in J, for one state (n,) or a trajectory (N, n) -> (N,)."""
-    q, qd = np.asarray(q, dtype=float), np.asarray(qd, dtype=float)
-    if q.shape != qd.shape or q.shape[-1:] != (num.n,) or q.ndim > 2:
-        raise ValueError(f"q and qd must both have shape ({num.n},) or (N, {num.n}), got {q.shape}, {qd.shape}")
-    if not (np.all(np.isfinite(q)) and np.all(np.isfinite(qd))):
-        raise ValueError("q and qd must contain only finite numbers")
+    n = _num(num).n
+    q = check._finite(check._array(q, "q"), "q")
+    qd = check._finite(check._array(qd, "qd"), "qd")
+    if q.shape[-1:] != (n,) or q.ndim > 2 or (q.ndim == 2 and q.shape[0] == 0):
+        raise check.InputError(f"q must have shape ({n},) or (N, {n}), got {q.shape}")
+    if qd.shape != q.shape:
+        raise check.InputError(f"qd must have q's shape {q.shape}, got {qd.shape}")
     E = np.asarray(num.T(q.T, qd.T), dtype=float) + np.asarray(num.V(q.T), dtype=float)
+    E = check.finite_result(E, "the energy", "q, qd")
     return float(E) if q.ndim == 1 else np.broadcast_to(E, q.shape[:1]).copy()
 
 
@@ -329,7 +398,7 @@ def lagrange_ode(num: NumericLagrangian, tau=None, damping=0.0) -> Callable:
 
     tau: constant (n,) generalised forces (default zero); damping as in forward_dynamics_lagrange.
     """
-    n = num.n
+    n = _num(num).n
     tau = np.zeros(n) if tau is None else check.vector(tau, n, "tau")
     D = _damping_matrix(damping, n)
     M, bias = num.M, num.bias
@@ -355,7 +424,7 @@ def symplectic_euler_lagrange(num: NumericLagrangian, state0, t_final: float, dt
     """
     from .integrators import integrate_fixed_step
 
-    n = num.n
+    n = _num(num).n
     tau = np.zeros(n) if tau is None else check.vector(tau, n, "tau")
     D = _damping_matrix(damping, n)
 
@@ -371,10 +440,21 @@ def symplectic_euler_lagrange(num: NumericLagrangian, state0, t_final: float, dt
                 q_new = q + h * v_new
                 return np.concatenate([q_new, np.linalg.solve(num.M(q_new), p_new)])
             v = v_new
-        raise ValueError(f"symplectic Euler: the velocity iteration did not converge at t = {t:.4g} s; "
-                         f"reduce dt (now {h:.3g} s)")
+        raise check.InputError(f"symplectic Euler: the velocity iteration did not converge at t = {t:.4g} s; "
+                               f"reduce dt (now {h:.3g} s)")
 
-    return integrate_fixed_step(step, lagrange_ode(num, tau, damping), state0, t_final, dt, progress)
+    x0 = check.vector(state0, None, "state0")
+    if x0.shape != (2 * n,):
+        raise check.InputError(f"state0 must be [q; qd] of shape ({2 * n},) for this {n}-coordinate model, "
+                               f"got shape {x0.shape}")
+    ode = lagrange_ode(num, tau, damping)
+    check.finite_result(ode(0.0, x0), "the accelerations at state0", "state0, tau, damping")
+    try:
+        return integrate_fixed_step(step, ode, x0, t_final, dt, progress)
+    except check.InputError as err:
+        if "non-finite" not in str(err):
+            raise
+        raise check.InputError(f"{err}; here state0, tau or damping may be too large") from None
 
 
 def trajectory_separation(ode, x0, t_final: float = 30.0, dt: float = 0.005, dx: float = 1e-9):
@@ -386,8 +466,17 @@ def trajectory_separation(ode, x0, t_final: float = 30.0, dt: float = 0.005, dx:
     from ..arms.ik import wrap_angle
     from .integrators import integrate_rk4
 
+    check.function(ode, "ode")
     x0 = check.vector(x0, None, "x0")
+    if x0.shape[0] == 0 or x0.shape[0] % 2:
+        raise check.InputError(f"x0 must be [q; qd] of even length >= 2, got shape {x0.shape}")
     n = x0.shape[0] // 2
-    t, A = integrate_rk4(ode, x0, t_final, dt)
-    _, B = integrate_rk4(ode, x0 + np.eye(x0.shape[0])[0] * check.scalar(dx, "dx"), t_final, dt)
+    dx = check.scalar(dx, "dx")
+    try:
+        t, A = integrate_rk4(ode, x0, t_final, dt)
+        _, B = integrate_rk4(ode, x0 + np.eye(x0.shape[0])[0] * dx, t_final, dt)
+    except check.InputError as err:
+        if "f(t, x)" in str(err):  # integrate_rk4 calls the ode f
+            raise check.InputError(f"ode: {err}") from None
+        raise
     return t, np.abs(wrap_angle(A[:, :n] - B[:, :n])).max(axis=1)

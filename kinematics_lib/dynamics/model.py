@@ -31,7 +31,7 @@ import numpy as np
 
 from .. import _validate as check
 from ..geometry.rotations import quat_multiply, quat_to_matrix, so3_exp
-from ..geometry.spatial import motion_transform, spatial_inertia
+from ..geometry.spatial import _spatial_inertia, motion_transform, spatial_inertia
 
 __all__ = [
     "Model",
@@ -43,6 +43,7 @@ __all__ = [
     "planar_chain_model",
     "double_pendulum_model",
     "random_tree_model",
+    "subtree_model",
     "GRAVITY",
 ]
 
@@ -70,7 +71,7 @@ def _names(values, nb: int, name: str, unique: bool) -> tuple:
     if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
         raise check.InputError(f"{name} must be a sequence of {nb} strings, got {check.describe(values)}")
     if len(values) != nb:
-        raise check.InputError(f"{name} must have {nb} entries (one per body), got {len(values)}")
+        raise check.InputError(f"{name} must have {nb} entries, one per body (len(parent) = {nb}), got {len(values)}")
     out = tuple(check.text(v, f"{name}[{i}]") for i, v in enumerate(values))
     if unique and len(set(out)) != nb:
         dup = next(v for v in out if out.count(v) > 1)
@@ -342,7 +343,7 @@ def joint_transforms(model: Model, q) -> np.ndarray:
 
 def neutral_configuration(model: Model) -> np.ndarray:
     """q with every joint at 0 and a floating base at the origin with identity orientation."""
-    q = np.zeros(model.nq)
+    q = np.zeros(check.model(model).nq)
     for i, t in enumerate(model.joint_types):
         if t == "free":
             q[model.q_slice[i].start + 6] = 1.0  # quaternion w
@@ -352,7 +353,8 @@ def neutral_configuration(model: Model) -> np.ndarray:
 def random_configuration(model: Model, rng: np.random.Generator) -> np.ndarray:
     """Random q: joints uniform within their limits (or [-pi, pi] / [-1, 1] m when unlimited);
     a floating base at a random position in [-1, 1]^3 with a uniformly random unit quaternion."""
-    q = np.empty(model.nq)
+    q = np.empty(check.model(model).nq)
+    rng = check.rng(rng)
     for i, t in enumerate(model.joint_types):
         s = model.q_slice[i]
         if t == "free":
@@ -422,11 +424,16 @@ def planar_chain_model(lengths, masses, com=None, inertias=None, gravity=(0.0, -
     """
     L = check.vector(lengths, None, "lengths")
     n = L.shape[0]
-    m = check.vector(masses, n, "masses")
-    c = L.copy() if com is None else check.vector(com, n, "com")
-    Izz = np.zeros(n) if inertias is None else check.vector(inertias, n, "inertias")
-    if np.any(L <= 0) or np.any(m < 0) or np.any(Izz < 0):
-        raise ValueError("lengths must be positive, masses and inertias non-negative")
+    if n == 0 or np.any(L <= 0):
+        raise check.InputError(f"lengths must be at least one positive link length, got {L}")
+    m = _per_link(masses, n, "masses")
+    c = L.copy() if com is None else _per_link(com, n, "com")
+    Izz = np.zeros(n) if inertias is None else _per_link(inertias, n, "inertias")
+    if np.any(m < 0) or np.any(Izz < 0):
+        raise check.InputError(f"masses and inertias must be non-negative, got masses {m}, inertias {Izz}")
+    check.finite_result(m * c * c + Izz, "the links' inertias about their joints m c^2 + I",
+                        "lengths (or com), masses, inertias")
+    base_rotation = check.scalar(base_rotation, "base_rotation")
     T_tree, inertia, frames = [], [], {}
     for i in range(n):
         T = _rz(base_rotation) if i == 0 else np.eye(4)
@@ -435,7 +442,7 @@ def planar_chain_model(lengths, masses, com=None, inertias=None, gravity=(0.0, -
         T_tree.append(T)
         # a thin rod along x: I_xx = 0, I_yy = I_zz (only I_zz acts in the plane; the triangle
         # inequality I_xx + I_yy >= I_zz of a real body needs I_yy too)
-        inertia.append(spatial_inertia(m[i], [c[i], 0.0, 0.0], np.diag([0.0, Izz[i], Izz[i]])))
+        inertia.append(_spatial_inertia(m[i], np.array([c[i], 0.0, 0.0]), np.diag([0.0, Izz[i], Izz[i]])))
         tip = np.eye(4)
         tip[0, 3] = L[i]
         frames[f"link{i + 1}_tip"] = (i, tip)
@@ -446,6 +453,13 @@ def planar_chain_model(lengths, masses, com=None, inertias=None, gravity=(0.0, -
                  T_tree=np.array(T_tree), inertia=np.array(inertia), gravity=gravity, frames=frames)
 
 
+def _per_link(values, n: int, name: str) -> np.ndarray:
+    x = check.vector(values, None, name)
+    if x.shape != (n,):
+        raise check.InputError(f"{name} must have shape ({n},), one entry per link of lengths, got shape {x.shape}")
+    return x
+
+
 def double_pendulum_model(l1: float = 1.0, l2: float = 1.0, m1: float = 1.0, m2: float = 1.0,
                           g: float = 9.81) -> Model:
     """Double pendulum (双摆): point masses m1, m2 at the ends of massless rods l1, l2, gravity -y.
@@ -454,8 +468,11 @@ def double_pendulum_model(l1: float = 1.0, l2: float = 1.0, m1: float = 1.0, m2:
     the angle of rod 2 relative to rod 1 (the *relative* angles of chapter 4; the absolute angle
     of rod 2 is theta1 + phi). At q = 0 both rods hang down.
     """
-    return planar_chain_model([l1, l2], [m1, m2], gravity=(0.0, -check.positive(g, "g"), 0.0),
-                              base_rotation=-math.pi / 2, name="double pendulum")
+    l1, l2, g = check.positive(l1, "l1"), check.positive(l2, "l2"), check.positive(g, "g")
+    m1, m2 = check.nonnegative(m1, "m1"), check.nonnegative(m2, "m2")
+    check.finite_result(np.array([m1 * l1 * l1, m2 * l2 * l2, m2 * g]), "m l^2 and m g", "l1, l2, m1, m2, g")
+    return planar_chain_model([l1, l2], [m1, m2], gravity=(0.0, -g, 0.0), base_rotation=-math.pi / 2,
+                              name="double pendulum")
 
 
 def _random_inertia(rng: np.random.Generator) -> np.ndarray:
@@ -477,9 +494,15 @@ def random_tree_model(n_bodies: int, rng: np.random.Generator, *, floating_base:
     joint type from ``joint_types``, a random unit axis, a random placement and a random
     physically valid inertia. ``floating_base=True`` makes body 0 a free-floating base.
     """
-    n = int(n_bodies)
-    if n < 1:
-        raise ValueError(f"n_bodies must be >= 1, got {n_bodies}")
+    n = check.integer(n_bodies, "n_bodies", 1, 10_000)
+    rng = check.rng(rng)
+    floating_base, chain = check.flag(floating_base, "floating_base"), check.flag(chain, "chain")
+    if isinstance(joint_types, str) or not isinstance(joint_types, (tuple, list)) or not joint_types:
+        raise check.InputError(f"joint_types must be a non-empty tuple of joint types from "
+                               f"('revolute', 'prismatic', 'continuous'), got {check.describe(joint_types)}")
+    for k, t in enumerate(joint_types):
+        check.one_of(t, ("revolute", "prismatic", "continuous"), f"joint_types[{k}]")
+    gravity = check.vector(gravity, 3, "gravity")
     parent, types, axes, T_tree, inertia = [], [], [], [], []
     for i in range(n):
         if i == 0:
@@ -503,3 +526,33 @@ def random_tree_model(n_bodies: int, rng: np.random.Generator, *, floating_base:
                  body_joint=tuple(("root_joint" if t == "free" else f"joint{i}") for i, t in enumerate(types)),
                  parent=tuple(parent), joint_types=tuple(types), axes=np.array(axes), T_tree=np.array(T_tree),
                  inertia=np.array(inertia), gravity=gravity, lower=lower, upper=upper)
+
+
+def subtree_model(model: Model, root: str) -> Model:
+    """The bodies of ``root``'s subtree as a model of their own (e.g. one leg of a fixed-base robot).
+
+    root: name of a body whose parent is the world (parent -1), such as 'LF_HIP' of the
+    fixed-base ANYmal B. The bodies keep their joints, placements, inertias, limits and frames;
+    bodies outside the subtree are dropped. Because the root hangs from the world, the subtree's
+    dynamics are exactly its rows and columns of the full model's.
+    """
+    if not isinstance(model, Model):
+        raise ValueError(f"model must be a kinematics_lib Model, got {type(model).__name__}")
+    if root not in model.body_names:
+        raise ValueError(f"root must be one of the model's bodies {model.body_names}, got {root!r}")
+    r = model.body_names.index(root)
+    if model.parent[r] != -1:
+        raise ValueError(f"root must be attached to the world (parent -1); {root!r} hangs from "
+                         f"{model.body_names[model.parent[r]]!r}")
+    keep = [r]
+    for i in range(r + 1, model.nb):  # parent[i] < i: one forward sweep finds every descendant
+        if model.parent[i] in keep:
+            keep.append(i)
+    new = {old: k for k, old in enumerate(keep)}
+    frames = {name: (new[b], T) for name, (b, T) in model.frames.items() if b in new}
+    pick = lambda arr: [arr[i] for i in keep]  # noqa: E731
+    return Model(name=f"{model.name} ({root} subtree)", body_names=tuple(pick(model.body_names)),
+                 body_joint=tuple(pick(model.body_joint)), parent=tuple(new.get(model.parent[i], -1) for i in keep),
+                 joint_types=tuple(pick(model.joint_types)), axes=np.array(pick(model.axes)), T_tree=np.array(pick(model.T_tree)),
+                 inertia=np.array(pick(model.inertia)), gravity=model.gravity, frames=frames, lower=np.array(pick(model.lower)),
+                 upper=np.array(pick(model.upper)))

@@ -73,18 +73,21 @@ class DHArm:
     gravity: np.ndarray = field(default_factory=lambda: GRAVITY.copy())
 
     def __post_init__(self):
-        if not isinstance(self.robot, DHRobot):
-            raise ValueError(f"robot must be a DHRobot, got {type(self.robot).__name__}")
-        n = self.robot.n
-        masses = check.vector(self.masses, n, "masses")
+        n = check.instance(self.robot, DHRobot, "robot").n
+        masses = check.vector(self.masses, None, "masses")
+        if masses.shape != (n,):
+            raise check.InputError(f"masses must have shape ({n},), one per link of robot, got shape {masses.shape}")
         if np.any(masses < 0):
-            raise ValueError(f"masses must be non-negative, got {masses}")
-        coms = np.asarray(self.coms, dtype=float)
-        inertias = np.asarray(self.inertias, dtype=float)
-        if coms.shape != (n, 3) or not np.all(np.isfinite(coms)):
-            raise ValueError(f"coms must be a finite ({n}, 3) array, got shape {coms.shape}")
-        if inertias.shape != (n, 3, 3) or not np.allclose(inertias, inertias.transpose(0, 2, 1)):
-            raise ValueError(f"inertias must be {n} symmetric 3x3 matrices, got shape {inertias.shape}")
+            raise check.InputError(f"masses must be non-negative, got {masses}")
+        coms = check._finite(check._array(self.coms, "coms"), "coms")
+        if coms.shape != (n, 3):
+            raise check.InputError(f"coms must have shape ({n}, 3), one per link of robot, got shape {coms.shape}")
+        inertias = check._finite(check._array(self.inertias, "inertias"), "inertias")
+        if inertias.shape != (n, 3, 3):
+            raise check.InputError(f"inertias must have shape ({n}, 3, 3), one per link of robot, "
+                                   f"got shape {inertias.shape}")
+        for i in range(n):
+            check.rotational_inertia(inertias[i], f"inertias[{i}]")
         for name, value in (("masses", masses), ("coms", coms), ("inertias", inertias),
                             ("gravity", check.vector(self.gravity, 3, "gravity"))):
             value = np.array(value)
@@ -102,9 +105,8 @@ def random_dh_arm(n: int, rng: np.random.Generator, joint_types: str | None = No
 
     Principal moments (A, B, C) = (y + z, x + z, x + y) satisfy the triangle inequality.
     """
-    n = int(n)
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
+    n = check.integer(n, "n", 1, 1000)
+    rng = check.rng(rng)
     robot = DHRobot(a=rng.uniform(0.1, 0.6, n), alpha=rng.uniform(-np.pi, np.pi, n),
                     d=rng.uniform(-0.3, 0.3, n), theta=rng.uniform(-np.pi, np.pi, n),
                     joint_types=joint_types or "R" * n, convention=convention, name=f"random {n}-link arm")
@@ -144,7 +146,7 @@ def dh_model(arm: DHArm, name: str | None = None) -> Model:
     frame {i} = B_i Q_i is kept as the model frame ``f"dh{i+1}"`` and the tool as ``"tool"``.
     T_tree[0] = T_base P_0, T_tree[i] = Q_{i-1} P_i; link inertias are moved from {i} to B_i.
     """
-    robot = arm.robot
+    robot = check.instance(arm, DHArm, "arm").robot
     parts = [_split_link(robot, i) for i in range(robot.n)]
     T_tree, inertia, frames = [], [], {}
     for i, (P, Q) in enumerate(parts):
@@ -200,8 +202,22 @@ def _world_geometry(arm: DHArm, q):
     return O, z, O[1:] - O[:-1], rc, I
 
 
+#: joint rates above this (rad/s, rad/s^2) overflow the products of the recursions (omega x (I omega) ...)
+MAX_RATE = 1e100
+
+
+def _rates(x, n: int, name: str) -> np.ndarray:
+    """A finite (n,) vector of joint velocities or accelerations, |x| <= MAX_RATE."""
+    x = check.vector(x, n, name)
+    if np.abs(x).max(initial=0.0) > MAX_RATE:
+        raise check.InputError(f"{name} must be at most {MAX_RATE:g} in magnitude (larger rates overflow the "
+                               f"recursion), got {np.abs(x).max():.3g}")
+    return x
+
+
 def _state(arm: DHArm, q, qd, qdd):
-    return (check.vector(q, arm.n, "q"), check.vector(qd, arm.n, "qd"), check.vector(qdd, arm.n, "qdd"))
+    n = check.instance(arm, DHArm, "arm").n
+    return (check.vector(q, n, "q"), _rates(qd, n, "qd"), _rates(qdd, n, "qdd"))
 
 
 def newton_euler_terms(arm: DHArm, q, qd, qdd) -> NewtonEulerTerms:
@@ -234,7 +250,9 @@ def newton_euler_terms(arm: DHArm, q, qd, qdd) -> NewtonEulerTerms:
         row = (w, wd, vd, vdc, arm.masses[i] * vdc, I[i] @ wd + _cross(w, I[i] @ w))
         for key, value in zip(("omega", "omega_dot", "v_dot", "v_dot_c", "F", "N"), row):
             out[key][i] = value
-    out["f"], out["n"], tau = ne_inward(out["F"], out["N"], r, rc, z[:-1], arm.robot.joint_types)
+    check.finite_result((out["F"], out["N"]), "the link forces", "the arm's masses and inertias, qd, qdd")
+    out["f"], out["n"], tau = _ne_inward(out["F"], out["N"], r, rc, z[:-1], arm.robot.joint_types)
+    check.finite_result(tau, "tau", "the arm's masses and inertias, qd, qdd")
     return NewtonEulerTerms(**out, tau=tau, origins=O, coms=O[1:] + rc, z=z[:-1])
 
 
@@ -250,9 +268,20 @@ def ne_inward(F, N, r, rc, z, joint_types: str | None = None) -> tuple[np.ndarra
     F, N, r, rc, z = (check.matrix(x, (None, 3), name) for x, name in
                       ((F, "F"), (N, "N"), (r, "r"), (rc, "rc"), (z, "z")))
     n = F.shape[0]
-    if any(x.shape[0] != n for x in (N, r, rc, z)):
-        raise ValueError(f"F, N, r, rc and z must all have shape ({n}, 3)")
-    types = joint_types or "R" * n
+    if n == 0:
+        raise check.InputError("F must have at least one row (one per link), got shape (0, 3)")
+    for x, name in ((N, "N"), (r, "r"), (rc, "rc"), (z, "z")):
+        if x.shape[0] != n:
+            raise check.InputError(f"{name} must have shape ({n}, 3) like F's (one row per link), got {x.shape}")
+    types = "R" * n if joint_types is None else check.text(joint_types, "joint_types")
+    if len(types) != n or set(types) - {"R", "P"}:
+        raise check.InputError(f"joint_types must be {n} letters 'R'/'P' (one per row of F), got {joint_types!r}")
+    out = _ne_inward(F, N, r, rc, z, types)
+    return check.finite_result(out, "the wrenches", "F, N, r, rc")
+
+
+def _ne_inward(F, N, r, rc, z, types: str):
+    n = F.shape[0]
     f, m, tau = np.zeros((n, 3)), np.zeros((n, 3)), np.zeros(n)
     f_next, n_next = np.zeros(3), np.zeros(3)
     for i in range(n - 1, -1, -1):  # inward: tip to base
@@ -301,10 +330,12 @@ class _Ops:
 def _revolute_chain(model: Model, q, qd, qdd, q_in_R: bool = True):
     """Per body: R_i (rotation of frame i in frame i-1, with the joint angle when q_in_R), p_i, z_i,
     m_i, c_i, I_ci, all in body frames; raises unless the model is a revolute serial chain."""
+    check.model(model)
     if model.parent != tuple(range(-1, model.nb - 1)) or any(t not in ("revolute", "continuous")
                                                             for t in model.joint_types):
-        raise ValueError("model must be a serial chain of revolute joints (parent[i] = i - 1)")
-    q, qd, qdd = (check.vector(x, model.nv, name) for x, name in ((q, "q"), (qd, "qd"), (qdd, "qdd")))
+        raise check.InputError("model must be a serial chain of revolute joints (parent[i] = i - 1)")
+    q = check.vector(q, model.nv, "q")
+    qd, qdd = _rates(qd, model.nv, "qd"), _rates(qdd, model.nv, "qdd")
     R_tree, p = model.T_tree[:, :3, :3], model.T_tree[:, :3, 3]
     R = np.array([R_tree[i] @ so3_exp(model.axes[i] * q[i]) for i in range(model.nb)]) if q_in_R else R_tree
     m, c, I = zip(*(inertia_parts(Ii) for Ii in model.inertia))
@@ -329,6 +360,8 @@ def newton_euler_local(model: Model, q, qd, qdd, count: Counter | None = None) -
     count: optional Counter, incremented by the number of each 3-vector operation as written.
     """
     q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model, q, qd, qdd)
+    if count is not None:
+        check.instance(count, Counter, "count")
     o, n = _Ops(count), model.nb
     w, wd, vd = np.zeros(3), np.zeros(3), -model.gravity
     F, N = np.zeros((n, 3)), np.zeros((n, 3))
@@ -347,7 +380,7 @@ def newton_euler_local(model: Model, q, qd, qdd, count: Counter | None = None) -
         nn = o.add(N[i], o.matvec(R_next, nn), o.cross(c[i], F[i]), o.cross(p_next, o.matvec(R_next, f)))
         f = o.add(Rf, F[i])
         tau[i] = o.dot(nn, z[i])
-    return tau
+    return check.finite_result(tau, "tau", "the model's inertias and gravity, qd, qdd")
 
 
 #: 3-vector operations per link in each line of :func:`newton_euler_local`, counted as written
@@ -382,14 +415,15 @@ def ne_flops(n_links: int, costs: dict | None = None) -> int:
     >>> ne_flops(1), ne_flops(1, {"add": 3, "scale": 3, "cross": 6, "matvec": 9, "dot": 3}), ne_flops(10)
     (278, 192, 2780)
     """
-    n = int(n_links)
-    if n < 0:
-        raise ValueError(f"n_links must be >= 0, got {n_links}")
+    n = check.integer(n_links, "n_links", 0, 10**9)
+    if costs is not None and not isinstance(costs, dict):
+        raise check.InputError(f"costs must be a dict operation -> flops, got {check.describe(costs)}")
     costs = dict(FLOP_COSTS if costs is None else costs)
     missing = set(ne_operation_counts()) - set(costs)
     if missing:
-        raise ValueError(f"costs must give a cost for every operation, missing {sorted(missing)}")
-    return n * int(sum(k * costs[op] for op, k in ne_operation_counts().items()))
+        raise check.InputError(f"costs must give a cost for every operation, missing {sorted(missing)}")
+    per_link = sum(k * check.integer(costs[op], f"costs[{op!r}]", 0, 10**6) for op, k in ne_operation_counts().items())
+    return n * per_link
 
 
 # ---------------------------------------------------------------- helpers the documents' versions share

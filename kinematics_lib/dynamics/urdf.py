@@ -8,16 +8,30 @@ Fixed joints are merged: the child link's inertia is added to its parent body, a
 link stays available as a *frame* (``model.frames[name]`` = (body, T_body_frame)).
 Children of a link are visited in joint-name order, as urdfdom (and hence Pinocchio) does, so
 the order of q matches Pinocchio's for the same file.
+
+Every malformed file raises ``ValueError`` naming the file, the link or joint and the problem:
+malformed XML, missing or duplicate names, a link with two parents, closed loops, unknown links,
+missing ``<mass>``/``<inertia>``/``<parent>``/``<child>``, non-numeric or non-finite numbers,
+negative masses, inertias that are not positive semi-definite or violate the triangle
+inequality, zero axes, limits with lower > upper. Unsupported features are refused, not
+ignored: ``<mimic>`` joints, planar and floating joints, xacro leftovers (``${...}``,
+``$(...)``, ``xacro:`` elements: run ``xacro`` first). Links without ``<inertial>`` are allowed
+(massless); a moving subtree without mass makes the mass matrix singular, which the dynamics
+algorithms report when they need it.
 """
 
 from __future__ import annotations
 
+import math
+import os
+import re
 import xml.etree.ElementTree as ET
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
+from .. import _validate as check
 from .model import GRAVITY, Model
 from ..geometry.rotations import rpy_to_matrix
 from ..geometry.spatial import _motion_transform, _spatial_inertia
@@ -25,6 +39,65 @@ from ..geometry.spatial import _motion_transform, _spatial_inertia
 __all__ = ["load_urdf", "anymal_b_urdf"]
 
 SUPPORTED = ("revolute", "continuous", "prismatic", "fixed")
+#: relative tolerance of the inertia checks of a link, relative to the inertia of the rigid body it
+#: belongs to (so that a negligible placeholder such as ANYmal's 1e-6 dummy passes)
+INERTIA_TOL = 1e-5
+_XACRO = re.compile(r"\$\{|\$\(")
+
+
+class _Reader:
+    """Error messages that name the file and the element: ``self.fail("joint 'j1'", "problem")``."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def fail(self, where: str, problem: str):
+        raise check.InputError(f"{self.path.name}: {where}: {problem}")
+
+    def floats(self, where: str, elem, attr: str, n: int, default: float | None) -> np.ndarray:
+        text = elem.get(attr) if elem is not None else None
+        if text is None:
+            if default is None:
+                self.fail(where, f"<{elem.tag}> needs the attribute {attr}")
+            return np.full(n, default)
+        try:
+            values = [float(x) for x in text.split()]
+        except ValueError:
+            self.fail(where, f"<{elem.tag} {attr}={text!r}> must be {n} number(s)")
+        if len(values) != n:
+            self.fail(where, f"<{elem.tag} {attr}={text!r}> must be {n} number(s), got {len(values)}")
+        if not all(math.isfinite(v) for v in values):
+            self.fail(where, f"<{elem.tag} {attr}={text!r}> must be finite numbers")
+        return np.array(values)
+
+    def origin(self, where: str, elem) -> np.ndarray:
+        T = np.eye(4)
+        o = elem.find("origin") if elem is not None else None
+        if o is not None:
+            T[:3, :3] = rpy_to_matrix(self.floats(where, o, "rpy", 3, 0.0))
+            T[:3, 3] = self.floats(where, o, "xyz", 3, 0.0)
+        return T
+
+    def inertial(self, name: str, link) -> tuple[np.ndarray, np.ndarray]:
+        """(spatial inertia (6, 6) in the link frame, I about the CoM (3, 3)); zeros without <inertial>."""
+        where = f"link {name!r}"
+        inertial = link.find("inertial")
+        if inertial is None:
+            return np.zeros((6, 6)), np.zeros((3, 3))
+        T = self.origin(where, inertial)
+        mass_elem, e = inertial.find("mass"), inertial.find("inertia")
+        if mass_elem is None:
+            self.fail(where, "<inertial> has no <mass value=...>")
+        if e is None:
+            self.fail(where, "<inertial> has no <inertia ixx=... iyy=... izz=... ixy=... ixz=... iyz=...>")
+        (mass,) = self.floats(where, mass_elem, "value", 1, None)
+        if mass < 0.0:
+            self.fail(where, f"<mass value={mass:g}> must be >= 0 (a negative mass is impossible)")
+        ixx, ixy, ixz, iyy, iyz, izz = (self.floats(where, e, k, 1, None)[0]
+                                        for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"))
+        R = T[:3, :3]
+        I_c = R @ np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]]) @ R.T
+        return _spatial_inertia(mass, T[:3, 3], I_c), I_c
 
 
 def anymal_b_urdf() -> Path:
@@ -32,36 +105,124 @@ def anymal_b_urdf() -> Path:
     return Path(str(resources.files("kinematics_lib") / "data" / "anymal_b" / "anymal.urdf"))
 
 
-def _floats(text: str | None, n: int, default: float, what: str) -> np.ndarray:
-    if text is None:
-        return np.full(n, default)
-    values = [float(x) for x in text.split()]
-    if len(values) != n:
-        raise ValueError(f"{what} must have {n} numbers, got {text!r}")
-    return np.array(values)
+def _parse(path) -> tuple[Path, ET.Element]:
+    if not isinstance(path, (str, os.PathLike)):
+        raise check.InputError(f"path must be the path of a URDF file (str or Path), got {check.describe(path)}")
+    path = Path(path)
+    if not path.is_file():
+        raise check.InputError(f"path must be an existing URDF file, got {str(path)!r}")
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as err:
+        raise check.InputError(f"{path.name}: empty or malformed XML ({err}); the path must name a URDF file") from None
+    if root.tag != "robot":
+        raise check.InputError(f"{path.name}: the root element must be <robot>, got <{root.tag}>")
+    return path, root
 
 
-def _origin(elem) -> np.ndarray:
-    T = np.eye(4)
-    o = elem.find("origin") if elem is not None else None
-    if o is not None:
-        T[:3, :3] = rpy_to_matrix(_floats(o.get("rpy"), 3, 0.0, "origin rpy"))
-        T[:3, 3] = _floats(o.get("xyz"), 3, 0.0, "origin xyz")
-    return T
+def _tag(elem) -> str:
+    """The tag as written: '{http://www.ros.org/wiki/xacro}macro' -> 'xacro:macro'."""
+    tag = elem.tag
+    return "xacro:" + tag.split("}", 1)[1] if tag.startswith("{") and "xacro" in tag else tag
 
 
-def _link_inertia(link) -> np.ndarray:
-    """Spatial inertia of a link in its own frame (zero if it has no <inertial>)."""
-    inertial = link.find("inertial")
-    if inertial is None:
-        return np.zeros((6, 6))
-    T = _origin(inertial)
-    mass = float(inertial.find("mass").get("value"))
-    e = inertial.find("inertia")
-    ixx, ixy, ixz, iyy, iyz, izz = (float(e.get(k, 0.0)) for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"))
-    I_inertial = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
-    R = T[:3, :3]
-    return _spatial_inertia(mass, T[:3, 3], R @ I_inertial @ R.T)
+def _no_xacro(r: _Reader, root: ET.Element) -> None:
+    """Refuse xacro leftovers: ${...} / $(...) expressions and xacro: elements (run xacro first)."""
+    hint = "run xacro first (xacro robot.urdf.xacro > robot.urdf)"
+    for attr, value in root.attrib.items():
+        if _XACRO.search(value):
+            r.fail("<robot>", f"attribute {attr}={value!r} is a xacro expression left over: {hint}")
+    for top in root:
+        owner = f"{_tag(top)} {top.get('name')!r}" if top.get("name") else f"<{_tag(top)}>"
+        for elem in top.iter():
+            if "xacro" in elem.tag:
+                r.fail(owner, f"<{_tag(elem)}> is a xacro element: xacro is not supported, {hint}")
+            for attr, value in elem.attrib.items():
+                if _XACRO.search(value):
+                    r.fail(owner, f"<{_tag(elem)} {attr}={value!r}> is a xacro expression left over: {hint}")
+
+
+def _named(r: _Reader, root: ET.Element, tag: str) -> dict:
+    """name -> element for every <tag>; names must exist and be unique."""
+    out = {}
+    for k, elem in enumerate(root.findall(tag)):
+        name = elem.get("name")
+        if not name:
+            r.fail(f"<{tag}> number {k + 1}", "it has no name")
+        if name in out:
+            r.fail(f"{tag} {name!r}", f"two <{tag}> elements have this name (names must be unique)")
+        out[name] = elem
+    return out
+
+
+def _joint_links(r: _Reader, name: str, j, links: dict) -> tuple[str, str]:
+    """(parent link, child link) of a joint, both existing and different."""
+    where = f"joint {name!r}"
+    kind = j.get("type")
+    if kind is None:
+        r.fail(where, f"it has no type (supported: {', '.join(SUPPORTED)})")
+    if kind not in SUPPORTED:
+        hint = {"planar": "planar joints are not supported", "floating": "floating joints are not supported "
+                "(load_urdf(..., floating_base=True) makes the root free-floating)"}.get(kind, "not a URDF joint type")
+        r.fail(where, f"unsupported type {kind!r}: {hint} (supported: {', '.join(SUPPORTED)})")
+    if j.find("mimic") is not None:
+        r.fail(where, f"<mimic joint={j.find('mimic').get('joint')!r}>: mimic joints are not supported "
+                      "(a mimic joint is a constraint, not a tree joint)")
+    ends = []
+    for tag in ("parent", "child"):
+        e = j.find(tag)
+        if e is None or not e.get("link"):
+            r.fail(where, f"it has no <{tag} link=...>")
+        if e.get("link") not in links:
+            r.fail(where, f"its {tag} link {e.get('link')!r} is not a <link> of the file")
+        ends.append(e.get("link"))
+    if ends[0] == ends[1]:
+        r.fail(where, f"its parent and child are the same link {ends[0]!r}")
+    return ends[0], ends[1]
+
+
+def _tree(r: _Reader, links: dict, joints: dict) -> tuple[str, dict, dict]:
+    """(root link, children: link -> joint names in name order, joint -> (parent, child)); a tree."""
+    ends = {name: _joint_links(r, name, joints[name], links) for name in sorted(joints)}
+    parent_joint: dict[str, str] = {}
+    children: dict[str, list[str]] = {}
+    for name, (parent, child) in ends.items():
+        if child in parent_joint:
+            r.fail(f"link {child!r}", f"it has two parents (joints {parent_joint[child]!r} and {name!r}): a "
+                                      "kinematic tree needs exactly one; closed loops are not supported")
+        parent_joint[child] = name
+        children.setdefault(parent, []).append(name)
+    roots = [l for l in links if l not in parent_joint]
+    if len(roots) != 1:
+        if not roots:
+            r.fail("links", "there is no root link (every link is some joint's child): closed loops are not supported")
+        r.fail("links", f"expected exactly one root link (a link that is no joint's child), found {roots}")
+    seen, stack = {roots[0]}, [roots[0]]
+    while stack:  # every link must hang from the root
+        for jname in children.get(stack.pop(), []):
+            seen.add(ends[jname][1])
+            stack.append(ends[jname][1])
+    loose = [l for l in links if l not in seen]
+    if loose:
+        r.fail(f"links {loose}", f"not connected to the root link {roots[0]!r}: they form a closed loop "
+                                 "(closed loops are not supported)")
+    return roots[0], children, ends
+
+
+def _axis_and_limits(r: _Reader, name: str, j) -> tuple[np.ndarray, float, float]:
+    where = f"joint {name!r}"
+    axis_elem = j.find("axis")
+    axis = np.array([1.0, 0.0, 0.0]) if axis_elem is None else r.floats(where, axis_elem, "xyz", 3, None)
+    if not np.abs(axis).max() > 0.0:
+        r.fail(where, f"<axis xyz='0 0 0'> is not a direction (a {j.get('type')} joint needs a non-zero axis)")
+    lo, hi = -np.inf, np.inf
+    lim = j.find("limit")
+    if j.get("type") in ("revolute", "prismatic") and lim is not None:
+        lo = float(r.floats(where, lim, "lower", 1, -np.inf)[0]) if lim.get("lower") is not None else -np.inf
+        hi = float(r.floats(where, lim, "upper", 1, np.inf)[0]) if lim.get("upper") is not None else np.inf
+        if lo > hi:
+            r.fail(where, f"<limit lower={lo} upper={hi}>: lower must be <= upper")
+    return axis, lo, hi
 
 
 def load_urdf(path, floating_base: bool = False, gravity=GRAVITY) -> Model:
@@ -71,88 +232,77 @@ def load_urdf(path, floating_base: bool = False, gravity=GRAVITY) -> Model:
     (q = [p, quaternion x y z w, joints], v = [base linear, base angular (base frame), joints]);
     otherwise the root link is fixed to the world and carries no coordinates.
     ``model.joint_names`` lists the actuated joints in the order of q.
+    A malformed file raises ValueError naming the file, the link or joint and the problem.
     """
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"path must be an existing URDF file, got {str(path)!r}")
-    root = ET.parse(path).getroot()
-    if root.tag != "robot":
-        raise ValueError(f"{path.name}: the root element must be <robot>, got <{root.tag}>")
-    links = {l.get("name"): l for l in root.findall("link")}
-    joints = {}
-    for j in root.findall("joint"):
-        kind = j.get("type")
-        if kind not in SUPPORTED:
-            raise ValueError(f"{path.name}: joint {j.get('name')!r} has unsupported type {kind!r} "
-                             f"(supported: {', '.join(SUPPORTED)})")
-        joints[j.get("name")] = j
-    children: dict[str, list[str]] = {}
-    child_links = set()
-    for name in sorted(joints):
-        j = joints[name]
-        parent, child = j.find("parent").get("link"), j.find("child").get("link")
-        if parent not in links or child not in links:
-            raise ValueError(f"{path.name}: joint {name!r} refers to an unknown link")
-        children.setdefault(parent, []).append(name)
-        child_links.add(child)
-    roots = [l for l in links if l not in child_links]
-    if len(roots) != 1:
-        raise ValueError(f"{path.name}: expected exactly one root link, found {roots}")
+    floating_base = check.flag(floating_base, "floating_base")
+    gravity = check.vector(gravity, 3, "gravity")
+    path, root = _parse(path)
+    r = _Reader(path)
+    _no_xacro(r, root)
+    links, joints = _named(r, root, "link"), _named(r, root, "joint")
+    if not links:
+        r.fail("<robot>", "it has no <link>")
+    root_link, children, ends = _tree(r, links, joints)
+    link_inertia = {name: r.inertial(name, link) for name, link in links.items()}
 
-    body_names, body_joint, parent_of, types, axes, T_tree, inertia, lower, upper = ([] for _ in range(9))
+    bodies: list[dict] = []  # per body: link, joint, kind, parent, T, axis, limits, inertia, merged links
     frames: dict[str, tuple[int, np.ndarray]] = {}
-
-    def add_body(link: str, joint: str, kind: str, parent: int, T: np.ndarray, axis, lo, hi) -> int:
-        body_names.append(link)
-        body_joint.append(joint)
-        parent_of.append(parent)
-        types.append(kind)
-        axes.append(axis)
-        T_tree.append(T)
-        inertia.append(_link_inertia(links[link]))
-        lower.append(lo)
-        upper.append(hi)
-        frames[link] = (len(body_names) - 1, np.eye(4))
-        return len(body_names) - 1
-
-    def visit(link: str, body: int, T_body_link: np.ndarray) -> None:
-        """Walk the subtree of ``link``, which is rigidly attached to ``body`` at T_body_link."""
-        for jname in children.get(link, []):
-            j = joints[jname]
-            child = j.find("child").get("link")
-            T = T_body_link @ _origin(j)
-            if j.get("type") == "fixed":
-                if body < 0:  # fixed to the world: no dynamics, but still a frame
-                    frames[child] = (-1, T)
-                    visit(child, body, T)
-                    continue
-                X_child_body = _motion_transform(T[:3, :3], T[:3, 3])
-                inertia[body] = inertia[body] + X_child_body.T @ _link_inertia(links[child]) @ X_child_body
-                frames[child] = (body, T)
-                frames.setdefault(jname, (body, T))
-                visit(child, body, T)
-                continue
-            axis_elem = j.find("axis")
-            axis = _floats(axis_elem.get("xyz") if axis_elem is not None else None, 3, 0.0, "axis") \
-                if axis_elem is not None else np.array([1.0, 0.0, 0.0])
-            lim = j.find("limit")
-            lo, hi = -np.inf, np.inf
-            if j.get("type") in ("revolute", "prismatic") and lim is not None:
-                lo, hi = float(lim.get("lower", "-inf")), float(lim.get("upper", "inf"))
-            child_body = add_body(child, jname, j.get("type"), body, T, axis, lo, hi)
-            frames.setdefault(jname, (child_body, np.eye(4)))
-            visit(child, child_body, np.eye(4))
-
-    (root_link,) = roots
+    world_links: list[tuple[str, np.ndarray]] = []  # links fixed to the world: (name, T_world_link)
     if floating_base:
-        base = add_body(root_link, "root_joint", "free", -1, np.eye(4), np.zeros(3), -np.inf, np.inf)
-        visit(root_link, base, np.eye(4))
+        bodies.append(dict(link=root_link, joint="root_joint", kind="free", parent=-1, T=np.eye(4),
+                           axis=np.zeros(3), lo=-np.inf, hi=np.inf, inertia=link_inertia[root_link][0].copy(),
+                           merged=[root_link]))
+        frames[root_link] = (0, np.eye(4))
+        base = 0
     else:
         frames[root_link] = (-1, np.eye(4))
-        visit(root_link, -1, np.eye(4))
-    if not body_names:
-        raise ValueError(f"{path.name}: no moving body (every joint is fixed to the world)")
-    return Model(name=root.get("name", path.stem), body_names=tuple(body_names), body_joint=tuple(body_joint),
-                 parent=tuple(parent_of), joint_types=tuple(types), axes=np.array(axes), T_tree=np.array(T_tree),
-                 inertia=np.array(inertia), gravity=gravity, frames=frames, lower=np.array(lower),
-                 upper=np.array(upper))
+        world_links.append((root_link, np.eye(4)))
+        base = -1
+    # depth first, children in joint-name order (as urdfdom): a stack of (joint, body, T_body_link)
+    stack = [(jname, base, np.eye(4)) for jname in reversed(children.get(root_link, []))]
+    while stack:
+        jname, body, T_body_link = stack.pop()
+        j, child = joints[jname], ends[jname][1]
+        T = T_body_link @ r.origin(f"joint {jname!r}", j)
+        if j.get("type") == "fixed":
+            frames[child] = (body, T)
+            frames.setdefault(jname, (body, T))
+            if body < 0:  # fixed to the world: no dynamics, but still a frame
+                world_links.append((child, T))
+            else:
+                X = _motion_transform(T[:3, :3], T[:3, 3])  # body -> child link coordinates
+                bodies[body]["inertia"] = bodies[body]["inertia"] + X.T @ link_inertia[child][0] @ X
+                bodies[body]["merged"].append(child)
+            child_body, T_child = body, T
+        else:
+            axis, lo, hi = _axis_and_limits(r, jname, j)
+            bodies.append(dict(link=child, joint=jname, kind=j.get("type"), parent=body, T=T, axis=axis, lo=lo,
+                               hi=hi, inertia=link_inertia[child][0].copy(), merged=[child]))
+            child_body, T_child = len(bodies) - 1, np.eye(4)
+            frames[child] = (child_body, np.eye(4))
+            frames.setdefault(jname, (child_body, np.eye(4)))
+        stack.extend((jj, child_body, T_child) for jj in reversed(children.get(child, [])))
+    if not bodies:
+        r.fail(f"link {root_link!r}", "no moving body (every joint is fixed to the world)")
+    _check_inertias(r, bodies, [n for n, _ in world_links], link_inertia)
+    return Model(name=root.get("name", path.stem), body_names=tuple(b["link"] for b in bodies),
+                 body_joint=tuple(b["joint"] for b in bodies), parent=tuple(b["parent"] for b in bodies),
+                 joint_types=tuple(b["kind"] for b in bodies), axes=np.array([b["axis"] for b in bodies]),
+                 T_tree=np.array([b["T"] for b in bodies]), inertia=np.array([b["inertia"] for b in bodies]),
+                 gravity=gravity, frames=frames, lower=np.array([b["lo"] for b in bodies]),
+                 upper=np.array([b["hi"] for b in bodies]))
+
+
+def _check_inertias(r: _Reader, bodies: list, world_links: list, link_inertia: dict) -> None:
+    """Each link's inertia about its CoM must be physical (PSD, triangle inequality), within
+    INERTIA_TOL of the rigid body it is merged into (or of the world-fixed links together)."""
+    groups = [(b["merged"], np.abs(b["inertia"]).max()) for b in bodies]
+    if world_links:
+        groups.append((world_links, max(np.abs(link_inertia[n][0]).max() for n in world_links)))
+    for names, scale in groups:
+        for name in names:
+            try:
+                check.rotational_inertia(link_inertia[name][1], "inertia", INERTIA_TOL, max(scale, 1e-300))
+            except check.InputError as err:
+                problem = str(err).split(": ", 1)[-1]
+                r.fail(f"link {name!r}", f"<inertia> is not a physical inertia: {problem}")

@@ -115,9 +115,7 @@ def quat_to_matrix(quat) -> np.ndarray:
            [0., 1., 0.],
            [0., 0., 1.]])
     """
-    x, y, z, w = quat = check.vector(quat, 4, "quat")
-    if abs(quat @ quat - 1.0) > 1e-6:
-        raise ValueError(f"quat must be a unit quaternion (x, y, z, w), got norm {np.linalg.norm(quat):.6f}")
+    x, y, z, w = check.unit_quaternion(quat, "quat")
     return np.array(
         [
             [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
@@ -170,18 +168,22 @@ def quat_multiply(q1, q2) -> np.ndarray:
 def so3_exp(phi) -> np.ndarray:
     """Rodrigues' formula: R = exp([phi]x) for a rotation vector phi = angle * axis (rad).
 
-    R = I + (sin t / t) [phi]x + ((1 - cos t) / t^2) [phi]x^2,  t = |phi|.
-    For t < 1e-6 the coefficients use their Taylor series, so small angles lose no digits.
+    R = I + sin t [n]x + (1 - cos t) [n]x^2,  t = |phi|, n = phi / t.
+    For t < 1e-6 the Taylor series of I + (sin t / t) [phi]x + ((1 - cos t) / t^2) [phi]x^2 is
+    used, so small angles lose no digits; t = hypot(phi) never overflows, so any finite phi works.
     """
     phi = check.vector(phi, 3, "phi")
-    t2 = float(phi @ phi)
-    t = math.sqrt(t2)
+    t = math.hypot(*phi)
     if t < 1e-6:
-        a, b = 1.0 - t2 / 6.0, 0.5 - t2 / 24.0
-    else:
-        a, b = math.sin(t) / t, (1.0 - math.cos(t)) / t2
-    K = skew(phi)
-    return np.eye(3) + a * K + b * (K @ K)
+        t2 = t * t
+        K = _skew(phi)
+        return np.eye(3) + (1.0 - t2 / 6.0) * K + (0.5 - t2 / 24.0) * (K @ K)
+    K = _skew(phi / t)
+    return np.eye(3) + math.sin(t) * K + (1.0 - math.cos(t)) * (K @ K)
+
+
+def _skew(w) -> np.ndarray:
+    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
 
 
 def so3_log(R) -> np.ndarray:
@@ -222,9 +224,9 @@ def so3_log(R) -> np.ndarray:
 def axis_angle_to_matrix(axis, angle: float) -> np.ndarray:
     """Rotation by ``angle`` (rad) about the unit vector ``axis`` (normalised here)."""
     axis = check.vector(axis, 3, "axis")
-    norm = np.linalg.norm(axis)
+    norm = math.hypot(*axis)
     if norm < 1e-12:
-        raise ValueError("axis must be a non-zero vector")
+        raise check.InputError(f"axis must be a non-zero vector, got {axis}")
     return so3_exp(axis / norm * check.scalar(angle, "angle"))
 
 

@@ -54,8 +54,8 @@ _CRF = np.array([-_crm_of(e).T for e in np.eye(6)]).reshape(6, 36)
 def _motion_vectors(v, name: str) -> np.ndarray:
     """A finite 6-vector or stack (n, 6) of them (the public boundary of the cross products)."""
     a = check._array(v, name)
-    if a.ndim not in (1, 2) or a.shape[-1] != 6:
-        raise check.InputError(f"{name} must have shape (6,) or (n, 6), got shape {a.shape}")
+    if a.ndim not in (1, 2) or a.shape[-1] != 6 or a.shape[0] == 0:
+        raise check.InputError(f"{name} must have shape (6,) or (n, 6) with n >= 1, got shape {a.shape}")
     return check._finite(a, name)
 
 
@@ -90,10 +90,10 @@ def _apply_each(M: np.ndarray, x: np.ndarray) -> np.ndarray:
 def apply_each(M, x) -> np.ndarray:
     """M_i @ x_i for every i: a stack of matrices (n, a, b) times a stack of vectors (n, b) -> (n, a)."""
     M, x = check._finite(check._array(M, "M"), "M"), check._finite(check._array(x, "x"), "x")
-    if M.ndim != 3:
-        raise check.InputError(f"M must be a stack of matrices of shape (n, a, b), got shape {M.shape}")
+    if M.ndim != 3 or 0 in M.shape:
+        raise check.InputError(f"M must be a non-empty stack of matrices of shape (n, a, b), got shape {M.shape}")
     if x.shape != (M.shape[0], M.shape[2]):
-        raise check.InputError(f"x must have shape ({M.shape[0]}, {M.shape[2]}) to match M {M.shape}, "
+        raise check.InputError(f"x must have shape ({M.shape[0]}, {M.shape[2]}) to match M's shape {M.shape}, "
                                f"got shape {x.shape}")
     return check.finite_result(_apply_each(M, x), "M_i @ x_i", "M, x")
 
@@ -102,7 +102,7 @@ def _pair(v, other, other_name: str) -> tuple[np.ndarray, np.ndarray]:
     v = _motion_vectors(v, "v")
     b = _motion_vectors(other, other_name)
     if b.shape != v.shape:
-        raise check.InputError(f"{other_name} must have the shape of v {v.shape}, got shape {b.shape}")
+        raise check.InputError(f"{other_name} must have v's shape {v.shape}, got shape {b.shape}")
     return v, b
 
 

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import _validate as check
@@ -38,7 +40,10 @@ def translation(p) -> np.ndarray:
 
 def transform_from_xyz_rpy(xyz, rpy) -> np.ndarray:
     """The URDF ``<origin xyz=... rpy=...>`` transform: T = [[Rz Ry Rx, xyz], [0, 1]]."""
-    return make_transform(rpy_to_matrix(rpy), xyz)
+    T = np.eye(4)
+    T[:3, :3] = rpy_to_matrix(rpy)
+    T[:3, 3] = check.vector(xyz, 3, "xyz")
+    return T
 
 
 def transform_inverse(T_AB) -> np.ndarray:
@@ -76,20 +81,20 @@ def adjoint(T_AB) -> np.ndarray:
 def se3_exp(twist) -> np.ndarray:
     """exp of a twist xi = [v; w] (6,): the pose reached after one second at constant xi.
 
-    T = [[exp([w]x), V v], [0, 1]],  V = I + (1 - cos t)/t^2 [w]x + (t - sin t)/t^3 [w]x^2.
+    T = [[exp([w]x), V v], [0, 1]],  V = I + (1 - cos t)/t [n]x + (t - sin t)/t [n]x^2
+    (t = |w|, n = w / t; for t < 1e-6 the Taylor series in [w]x).
     """
     v, w = np.split(check.vector(twist, 6, "twist"), 2)
-    t2 = float(w @ w)
-    t = np.sqrt(t2)
+    t = math.hypot(*w)
     if t < 1e-6:
-        b, c = 0.5 - t2 / 24.0, 1.0 / 6.0 - t2 / 120.0
+        t2 = t * t
+        K, b, c = skew(w), 0.5 - t2 / 24.0, 1.0 / 6.0 - t2 / 120.0
     else:
-        b, c = (1.0 - np.cos(t)) / t2, (t - np.sin(t)) / (t2 * t)
-    K = skew(w)
+        K, b, c = skew(w / t), (1.0 - math.cos(t)) / t, (t - math.sin(t)) / t
     T = np.eye(4)
     T[:3, :3] = so3_exp(w)
     T[:3, 3] = (np.eye(3) + b * K + c * K @ K) @ v
-    return T
+    return check.finite_result(T, "the pose", "twist")
 
 
 def pose_error(T_current, T_target) -> np.ndarray:

@@ -87,8 +87,9 @@ class RollerWheel:
         for field in ("x", "y", "gamma", "theta"):
             object.__setattr__(self, field, check.scalar(getattr(self, field), field))
         object.__setattr__(self, "radius", check.positive(self.radius, "radius"))
+        check.text(self.name, "name")
         if abs(math.cos(self.gamma)) < 1e-6:
-            raise ValueError(f"gamma must stay away from ±pi/2 (a roller parallel to the wheel axle "
+            raise check.InputError(f"gamma must stay away from ±pi/2 (a roller parallel to the wheel axle "
                              f"transmits no drive), got {self.gamma}")
 
 
@@ -98,6 +99,7 @@ def roller_axis(wheel: RollerWheel) -> np.ndarray:
     >>> np.round(roller_axis(RollerWheel(0.2, 0.2, 0.05, -np.pi / 4)), 4)
     array([ 0.7071, -0.7071])
     """
+    check.instance(wheel, RollerWheel, "wheel")
     return np.array([math.cos(wheel.theta + wheel.gamma), math.sin(wheel.theta + wheel.gamma)])
 
 
@@ -111,7 +113,18 @@ def wheel_row(wheel: RollerWheel) -> np.ndarray:
     """
     e = roller_axis(wheel)
     scale = wheel.radius * math.cos(wheel.gamma)
-    return np.array([e[0], e[1], wheel.x * e[1] - wheel.y * e[0]]) / scale
+    row = np.array([e[0], e[1], wheel.x * e[1] - wheel.y * e[0]]) / scale
+    return check.finite_result(row, "the wheel row", "wheel (its position or radius)")
+
+
+def _wheels(wheels, n_min: int = 1) -> tuple:
+    """A tuple of at least n_min RollerWheel objects."""
+    if isinstance(wheels, (str, bytes)) or not hasattr(wheels, "__iter__"):
+        raise check.InputError(f"wheels must be a sequence of RollerWheel objects, got {check.describe(wheels)}")
+    wheels = tuple(wheels)
+    if len(wheels) < n_min or not all(isinstance(w, RollerWheel) for w in wheels):
+        raise check.InputError(f"wheels must be at least {n_min} RollerWheel objects, got {check.describe(wheels)}")
+    return wheels
 
 
 def wheel_jacobian(wheels, require_full_rank: bool = True) -> np.ndarray:
@@ -120,13 +133,11 @@ def wheel_jacobian(wheels, require_full_rank: bool = True) -> np.ndarray:
     Raises ValueError when fewer than 3 wheels are given or (with require_full_rank) when H has
     rank < 3: such a layout cannot produce, or measure, every chassis twist.
     """
-    wheels = tuple(wheels)
-    if len(wheels) < 3 or not all(isinstance(w, RollerWheel) for w in wheels):
-        raise ValueError(f"wheels must be at least 3 RollerWheel objects, got {len(wheels)} items")
+    wheels = _wheels(wheels, 3)
     H = np.array([wheel_row(w) for w in wheels])
     rank = np.linalg.matrix_rank(H)
-    if require_full_rank and rank < 3:
-        raise ValueError(f"wheels: this layout gives H of rank {rank} < 3 (singular values "
+    if check.flag(require_full_rank, "require_full_rank") and rank < 3:
+        raise check.InputError(f"wheels: this layout gives H of rank {rank} < 3 (singular values "
                          f"{np.round(np.linalg.svd(H, compute_uv=False), 6)}); some chassis twist "
                          f"cannot be commanded or measured")
     return H
@@ -143,7 +154,7 @@ def mecanum_layout(half_length: float, half_width: float, wheel_radius: float,
     a = check.positive(half_length, "half_length")
     b = check.positive(half_width, "half_width")
     R = check.positive(wheel_radius, "wheel_radius")
-    g = -math.pi / 4 if mirrored else math.pi / 4
+    g = -math.pi / 4 if check.flag(mirrored, "mirrored") else math.pi / 4
     corners = {"FL": (a, b, -g), "FR": (a, -b, g), "RL": (-a, b, g), "RR": (-a, -b, -g)}
     return tuple(RollerWheel(x, y, R, gamma, name=n) for n, (x, y, gamma) in corners.items())
 
@@ -157,7 +168,8 @@ def mecanum_matrix(half_length: float, half_width: float, wheel_radius: float) -
     b = check.positive(half_width, "half_width")
     R = check.positive(wheel_radius, "wheel_radius")
     k = a + b
-    return np.array([[1.0, -1.0, -k], [1.0, 1.0, k], [1.0, 1.0, -k], [1.0, -1.0, k]]) / R
+    H = np.array([[1.0, -1.0, -k], [1.0, 1.0, k], [1.0, 1.0, -k], [1.0, -1.0, k]]) / R
+    return check.finite_result(H, "H", "half_length, half_width, wheel_radius")
 
 
 def mecanum_wheel_speeds(v_body, half_length: float, half_width: float, wheel_radius: float) -> np.ndarray:
@@ -172,7 +184,8 @@ def mecanum_wheel_speeds(v_body, half_length: float, half_width: float, wheel_ra
     array([-7.,  7., -7.,  7.])
     """
     v = check.vector(v_body, 3, "v_body")
-    return mecanum_matrix(half_length, half_width, wheel_radius) @ v
+    w = mecanum_matrix(half_length, half_width, wheel_radius) @ v
+    return check.finite_result(w, "the wheel speeds", "v_body, half_length, half_width, wheel_radius")
 
 
 def chassis_twist(H, wheel_speeds) -> tuple[np.ndarray, np.ndarray]:
@@ -188,15 +201,22 @@ def chassis_twist(H, wheel_speeds) -> tuple[np.ndarray, np.ndarray]:
     >>> np.round(v, 6), bool(np.allclose(r, 0.0))
     (array([ 0.3, -0.2,  0.5]), True)
     """
-    H = check.matrix(H, (None, 3), "H")
-    rank = np.linalg.matrix_rank(H)
-    if rank < 3:
-        raise ValueError(f"H must have rank 3 to recover (v_x, v_y, ω_z), got rank {rank}")
+    H = _full_rank_H(H)
     n = H.shape[0]
-    w = (check.matrix(wheel_speeds, (None, n), "wheel_speeds") if np.ndim(wheel_speeds) == 2
-         else check.vector(wheel_speeds, n, "wheel_speeds"))
+    w = check._finite(check._array(wheel_speeds, "wheel_speeds"), "wheel_speeds")
+    if w.ndim not in (1, 2) or w.shape[-1] != n or (w.ndim == 2 and w.shape[0] == 0):
+        raise check.InputError(f"wheel_speeds must have shape ({n},) or (N, {n}), one speed per row of H, "
+                               f"got shape {w.shape}")
     v = np.linalg.lstsq(H, w.T, rcond=None)[0].T
-    return v, w - v @ H.T
+    return check.finite_result((v, w - v @ H.T), "the chassis twist", "H, wheel_speeds")
+
+
+def _full_rank_H(H, name: str = "H") -> np.ndarray:
+    H = check.matrix(H, (None, 3), name)
+    rank = np.linalg.matrix_rank(H) if H.shape[0] else 0
+    if rank < 3:
+        raise check.InputError(f"{name} must have rank 3 to recover (v_x, v_y, ω_z), got rank {rank}")
+    return H
 
 
 def _rot2(psi: float) -> np.ndarray:
@@ -231,7 +251,8 @@ def odometry_step(pose, v_body, dt: float) -> np.ndarray:
     >>> np.round(odometry_step([0, 0, 0], [1.0, 0.0, np.pi / 2], 1.0), 4)   # quarter circle
     array([0.6366, 0.6366, 1.5708])
     """
-    return _step(check.vector(pose, 3, "pose"), check.vector(v_body, 3, "v_body"), check.scalar(dt, "dt"))
+    out = _step(check.vector(pose, 3, "pose"), check.vector(v_body, 3, "v_body"), check.positive(dt, "dt"))
+    return check.finite_result(out, "the pose", "pose, v_body, dt")
 
 
 def _V(phi: float) -> np.ndarray:
@@ -260,7 +281,7 @@ def odometry_twist(pose0, pose1, dt: float) -> np.ndarray:
     phi = (p1[2] - p0[2] + math.pi) % (2 * math.pi) - math.pi
     d_body = _rot2(p0[2]).T @ (p1[:2] - p0[:2])
     v_xy = np.linalg.solve(_V(phi), d_body) / dt
-    return np.array([v_xy[0], v_xy[1], phi / dt])
+    return check.finite_result(np.array([v_xy[0], v_xy[1], phi / dt]), "the twist", "pose0, pose1, dt")
 
 
 def integrate_odometry(twists, dt: float, pose0=(0.0, 0.0, 0.0), yaw=None) -> np.ndarray:
@@ -271,10 +292,15 @@ def integrate_odometry(twists, dt: float, pose0=(0.0, 0.0, 0.0), yaw=None) -> np
     Each step is the exact arc of :func:`odometry_step`, evaluated for all steps at once.
     """
     V = check.matrix(twists, (None, 3), "twists")
+    if V.shape[0] == 0:
+        raise check.InputError("twists must hold at least one twist, got shape (0, 3)")
     dt = check.positive(dt, "dt")
     x0, y0, psi0 = check.vector(pose0, 3, "pose0")
     if yaw is not None:
-        yaw = check.vector(yaw, len(V) + 1, "yaw")
+        yaw = check.vector(yaw, None, "yaw")
+        if yaw.shape != (len(V) + 1,):
+            raise check.InputError(f"yaw must have shape ({len(V) + 1},), one heading per pose (len(twists) + 1), "
+                                   f"got shape {yaw.shape}")
         V = np.column_stack([V[:, :2], np.diff(yaw) / dt])
         psi0 = yaw[0]
     phi = V[:, 2] * dt                                        # heading change of each step
@@ -284,7 +310,7 @@ def integrate_odometry(twists, dt: float, pose0=(0.0, 0.0, 0.0), yaw=None) -> np
     cos, sin = np.cos(psi[:-1]), np.sin(psi[:-1])
     x = x0 + np.r_[0.0, np.cumsum(cos * dxb - sin * dyb)]
     y = y0 + np.r_[0.0, np.cumsum(sin * dxb + cos * dyb)]
-    return np.column_stack([x, y, psi])
+    return check.finite_result(np.column_stack([x, y, psi]), "the poses", "twists, dt, pose0, yaw")
 
 
 @dataclass(frozen=True)
@@ -331,9 +357,9 @@ def single_wheel_check(H, order=MECANUM_ORDER) -> SignCheck:
     two rows whose exchange passes every test.
     """
     H = check.matrix(H, (4, 3), "H")
+    if isinstance(order, str) or not isinstance(order, (tuple, list)) or sorted(map(str, order)) != sorted(MECANUM_ORDER):
+        raise check.InputError(f"order must be a permutation of {MECANUM_ORDER}, got {check.describe(order)}")
     order = tuple(order)
-    if sorted(order) != sorted(MECANUM_ORDER):
-        raise ValueError(f"order must be a permutation of {MECANUM_ORDER}, got {order}")
     ok = _sign_ok(H, order)
     wrong = tuple(n for n, row in zip(order, ok) if not row.all())
     lines = [f"{n}: " + _DIAGNOSIS.get(tuple(row), "failing " + ", ".join(
@@ -359,9 +385,13 @@ def identify_flipped_wheel(poses, dt: float, v_cmd, half_length: float, half_wid
     """
     P = check.matrix(poses, (None, 3), "poses")
     if len(P) < 2:
-        raise ValueError("poses must hold at least 2 poses")
+        raise check.InputError("poses must hold at least 2 poses")
+    dt = check.positive(dt, "dt")
     v_meas = np.mean([odometry_twist(P[k], P[k + 1], dt) for k in range(len(P) - 1)], axis=0)
     H = mecanum_matrix(half_length, half_width, wheel_radius)
+    if np.linalg.matrix_rank(H) < 3:
+        raise check.InputError(f"half_length + half_width = {half_length + half_width:.3g} m is too large next to "
+                               f"wheel_radius = {wheel_radius:.3g} m: H is numerically of rank < 3")
     w = H @ check.vector(v_cmd, 3, "v_cmd")
     names = ("none",) + MECANUM_ORDER
     flips = [np.ones(4)] + [np.where(np.arange(4) == k, -1.0, 1.0) for k in range(4)]
@@ -375,9 +405,13 @@ def wheel_ground_forces(wheels, tau) -> np.ndarray:
     A free roller transmits force only along its axle e_i; the torque balance R (f e_i · d_i) = τ_i
     gives f_i = τ_i / (R cos γ_i) along e_i. The resulting wrench (F_x, F_y, M_z) equals H^T τ.
     """
-    wheels = tuple(wheels)
-    tau = check.vector(tau, len(wheels), "tau")
-    return np.array([t / (w.radius * math.cos(w.gamma)) * roller_axis(w) for w, t in zip(wheels, tau)])
+    wheels = _wheels(wheels)
+    tau = check.vector(tau, None, "tau")
+    if tau.shape != (len(wheels),):
+        raise check.InputError(f"tau must have shape ({len(wheels)},), one torque per entry of wheels, "
+                               f"got shape {tau.shape}")
+    F = np.array([t / (w.radius * math.cos(w.gamma)) * roller_axis(w) for w, t in zip(wheels, tau)])
+    return check.finite_result(F, "the forces", "tau")
 
 
 def max_chassis_force(H, tau_max, direction) -> float:
@@ -390,16 +424,25 @@ def max_chassis_force(H, tau_max, direction) -> float:
     from scipy.optimize import linprog
 
     H = check.matrix(H, (None, 3), "H")
-    t = check.vector(tau_max, H.shape[0], "tau_max")
+    if H.shape[0] == 0:
+        raise check.InputError("H must have at least one row (one per wheel), got shape (0, 3)")
+    t = check.vector(tau_max, None, "tau_max")
+    if t.shape != (H.shape[0],):
+        raise check.InputError(f"tau_max must have shape ({H.shape[0]},), one limit per row of H, got shape {t.shape}")
     u = check.vector(direction, 3, "direction")
-    if np.any(t < 0) or not np.linalg.norm(u) > 0:
-        raise ValueError("tau_max must be >= 0 and direction nonzero")
+    if np.any(t < 0):
+        raise check.InputError(f"tau_max must be >= 0, got {t}")
+    norm_u = math.hypot(*u)
+    if norm_u == 0.0:
+        raise check.InputError("direction must be a non-zero wrench direction")
+    # solved in scaled units (|H| <= 1, tau_max <= 1): the LP never sees 1e300 coefficients
+    h_scale, t_scale = max(float(np.abs(H).max()), 1e-300), max(float(t.max()), 1e-300)
     n = H.shape[0]
-    res = linprog(np.r_[np.zeros(n), -1.0], A_eq=np.column_stack([H.T, -u / np.linalg.norm(u)]),
-                  b_eq=np.zeros(3), bounds=[(-ti, ti) for ti in t] + [(0, None)], method="highs")
+    res = linprog(np.r_[np.zeros(n), -1.0], A_eq=np.column_stack([H.T / h_scale, -u / norm_u]),
+                  b_eq=np.zeros(3), bounds=[(-ti / t_scale, ti / t_scale) for ti in t] + [(0, None)], method="highs")
     if res.status != 0:
-        raise ValueError(f"linear program failed: {res.message}")
-    return float(res.x[-1])
+        raise check.InputError(f"the linear program for H, tau_max, direction failed: {res.message}")
+    return float(check.finite_result(res.x[-1] * h_scale * t_scale, "the force", "H, tau_max"))
 
 
 def no_slip_row(x: float, y: float, theta: float) -> np.ndarray:
@@ -410,7 +453,7 @@ def no_slip_row(x: float, y: float, theta: float) -> np.ndarray:
     """
     x, y, theta = check.scalar(x, "x"), check.scalar(y, "y"), check.scalar(theta, "theta")
     n = np.array([-math.sin(theta), math.cos(theta)])
-    return np.array([n[0], n[1], x * n[1] - y * n[0]])
+    return check.finite_result(np.array([n[0], n[1], x * n[1] - y * n[0]]), "the row", "x, y")
 
 
 def degree_of_mobility(C) -> int:
@@ -418,8 +461,11 @@ def degree_of_mobility(C) -> int:
 
     An empty C (only roller wheels, or steerable wheels) gives 3: an omnidirectional chassis.
     """
-    C = np.asarray(C, dtype=float).reshape(-1, 3)
-    return 3 - (int(np.linalg.matrix_rank(C)) if len(C) else 0)
+    if np.size(C) == 0 and not isinstance(C, (str, bytes)) and C is not None:
+        return 3
+    C = check.matrix(C, (None, 3), "C")
+    scale = max(float(np.abs(C).max()), 1e-300)
+    return 3 - int(np.linalg.matrix_rank(C / scale))
 
 
 @dataclass(frozen=True)
@@ -451,9 +497,13 @@ def simulate_odometry(v_cmd, dt: float, H, slip_std: float = 0.03, slip_bias_std
     from scipy.signal import lfilter
 
     V = check.matrix(v_cmd, (None, 3), "v_cmd")
-    H = check.matrix(H, (None, 3), "H")
+    if V.shape[0] == 0:
+        raise check.InputError("v_cmd must hold at least one twist, got shape (0, 3)")
+    H = _full_rank_H(H)
     dt = check.positive(dt, "dt")
-    rng = np.random.default_rng(seed)
+    slip_std, slip_bias_std = check.nonnegative(slip_std, "slip_std"), check.nonnegative(slip_bias_std, "slip_bias_std")
+    gyro_bias, gyro_noise = check.scalar(gyro_bias, "gyro_bias"), check.nonnegative(gyro_noise, "gyro_noise")
+    rng = np.random.default_rng(check.integer(seed, "seed", 0))
     n, N = H.shape[0], len(V)
     alpha = math.exp(-dt / check.positive(slip_tau, "slip_tau"))
     bias = rng.normal(0.0, slip_bias_std, n)
@@ -467,6 +517,7 @@ def simulate_odometry(v_cmd, dt: float, H, slip_std: float = 0.03, slip_bias_std
     gyro = v_true[:, 2] + gyro_bias + rng.normal(0.0, gyro_noise, N)
     yaw = np.r_[0.0, np.cumsum(gyro) * dt]
     t = np.arange(N + 1) * dt
+    check.finite_result((v_true, yaw), "the simulated motion", "v_cmd, dt, H and the noise levels")
     return OdometryRun(t, integrate_odometry(v_true, dt), integrate_odometry(v_wheel, dt),
                        integrate_odometry(v_wheel, dt, yaw=yaw))
 
@@ -477,9 +528,11 @@ def odometry_error_rms(v_cmd, dt: float, H, seeds, **noise) -> tuple[np.ndarray,
     Returns t (N+1,) [s] and the RMS position error (N+1,) [m] of wheel odometry and of
     wheels + IMU yaw; ``noise`` holds the keyword arguments of simulate_odometry.
     """
-    seeds = list(seeds)
-    if not seeds:
-        raise ValueError("seeds must hold at least one seed")
+    if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
+        raise check.InputError(f"seeds must be a sequence of integer seeds, got {check.describe(seeds)}")
+    seeds = [check.integer(s, f"seeds[{k}]", 0) for k, s in enumerate(seeds)]
+    if not seeds or len(seeds) > 10_000:
+        raise check.InputError(f"seeds must hold 1 to 10000 seeds, got {len(seeds)}")
     runs = [simulate_odometry(v_cmd, dt, H, seed=s, **noise) for s in seeds]
     wheel, fused = (np.sqrt(np.mean([r.position_error(k) ** 2 for r in runs], axis=0)) for k in ("wheel", "fused"))
     return runs[0].t, wheel, fused

@@ -1,0 +1,230 @@
+"""Chapter 11 views: friction models, pre-sliding hysteresis, excitation and conditioning, noisy
+identification, friction compensation in a PID loop, and the rotor armature's effect on a joint.
+
+Each view returns a :class:`~kinematics_lib.notebook.widgets.View` whose text holds its key numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...control.pid import PID
+from ...dynamics.algorithms import crba
+from ...dynamics.model import Model
+from ...identification.excitation import FourierTrajectory, random_excitation
+from ...identification.experiment import (identification_data, measure_trajectory, process_measurements,
+                                          true_identification_parameters)
+from ...identification.friction import LuGre, coulomb_viscous_friction, friction_regressor, simulate_friction_loop, \
+    stribeck_friction
+from ...identification.identifiability import BaseParameters
+from ...identification.least_squares import identify_parameters, torque_prediction_error
+from ...identification.regressor import joint_torque_regressor
+from ..plotting import new_figure
+from ..widgets import View
+
+__all__ = ["friction_models_view", "presliding_view", "excitation_view", "noisy_identification_view",
+           "friction_compensation_view", "armature_view"]
+
+
+def _f(x: float, digits: int = 4) -> str:
+    """Fixed decimals without a '-0.000'."""
+    return f"{x + 0.0:.{digits}f}" if round(x, digits) != 0 else f"{0.0:.{digits}f}"
+
+
+def friction_models_view(f_c: float = 1.0, f_s: float = 1.5, f_v: float = 0.05, v_s: float = 0.1,
+                         delta: float = 2.0) -> View:
+    """The three models of document 001 over v in [-0.6, 0.6] rad/s: Coulomb + viscous, Stribeck
+    with exponent delta, and the steady state of LuGre (sigma2 = f_v; its curve is Stribeck with
+    delta = 2, whatever the slider says)."""
+    v = np.linspace(-0.6, 0.6, 601)
+    lugre = LuGre(sigma0=1e4, sigma1=100.0, sigma2=f_v, f_c=f_c, f_s=max(f_s, 1e-9), v_s=v_s)
+    fig, ax = new_figure(size=(6.5, 4.0))
+    ax.plot(v, coulomb_viscous_friction(v, f_c, f_v), color="0.5", lw=1.5, label="Coulomb + viscous")
+    ax.plot(v, stribeck_friction(v, f_c, f_s, f_v, v_s, delta), color="tab:blue", lw=2.0,
+            label=f"Stribeck, δ = {delta:.1f}")
+    ax.plot(v, lugre.steady_state(v), "--", color="tab:red", lw=1.5, label="LuGre steady state (δ = 2)")
+    ax.axhline(0.0, color="k", lw=0.6)
+    ax.axvline(0.0, color="k", lw=0.6)
+    ax.set(xlabel="joint velocity v [rad/s]", ylabel="friction torque τ_f [N·m]",
+           title="friction models (document 001)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    lines = [f"f_c = {f_c:.2f} N·m, f_s = {f_s:.2f} N·m, f_v = {f_v:.3f} N·m·s/rad, v_s = {v_s:.3f} rad/s, "
+             f"delta = {delta:.1f}"]
+    for vk in (0.05, 0.2):
+        lines.append(f"v = {vk:.2f} rad/s: Coulomb+viscous {_f(coulomb_viscous_friction(vk, f_c, f_v))}, "
+                     f"Stribeck {_f(stribeck_friction(vk, f_c, f_s, f_v, v_s, delta))}, "
+                     f"LuGre steady {_f(lugre.steady_state(vk))} N·m")
+    return View(fig, "\n".join(lines))
+
+
+def presliding_view(amplitude: float = 0.05, sigma0: float = 1e4, sigma1: float = 100.0) -> View:
+    """LuGre's friction torque against the displacement x for x(t) = A sin(2 pi t) (A in mrad,
+    two periods): below the bristle deflection z_max ~ f_s / sigma0 the joint does not slide --
+    the torque follows a spring of stiffness sigma0 with a thin hysteresis loop (pre-sliding,
+    预滑移); far above it the loop becomes the rectangle of Coulomb friction."""
+    model = LuGre(sigma0=sigma0, sigma1=sigma1, sigma2=0.05, f_c=1.0, f_s=1.5, v_s=0.1)
+    A = amplitude * 1e-3
+    t = np.linspace(0.0, 2.0, 4001)
+    dt = t[1] - t[0]
+    x, v = A * np.sin(2 * np.pi * t), A * 2 * np.pi * np.cos(2 * np.pi * t)
+    _, tau = model.simulate(v, dt)
+    second = t >= 1.0  # the second period: the bristles have forgotten the start
+    fig, ax = new_figure(size=(6.5, 4.0))
+    ax.plot(1e3 * x[second], tau[second], color="tab:red", lw=1.8, label="LuGre")
+    ax.plot(1e3 * x[second], coulomb_viscous_friction(v[second], 1.0, 0.05), color="0.5", lw=1.0,
+            label="Coulomb + viscous")
+    ax.plot(1e3 * x[second], np.clip(model.sigma0 * x[second], -1.6, 1.6), ":", color="k", lw=1.0,
+            label="spring σ0 x")
+    ax.set(xlabel="displacement x [mrad]", ylabel="friction torque τ_f [N·m]", ylim=(-1.8, 1.8),
+           title=f"pre-sliding: A = {amplitude:.3f} mrad, f_s/σ0 = {1e3 * model.f_s / sigma0:.3f} mrad")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")
+    xs, ts = x[second], tau[second]
+    near0 = np.abs(xs) < 0.05 * A
+    width = float(ts[near0].max() - ts[near0].min()) if near0.any() else 0.0
+    slope = float(np.polyfit(xs, ts, 1)[0])
+    text = (f"A = {amplitude:.3f} mrad, sigma0 = {sigma0:.0f} N·m/rad, f_s / sigma0 = {1e3 * 1.5 / sigma0:.3f} mrad\n"
+            f"peak |tau_f| = {np.abs(ts).max():.3f} N·m, loop width at x = 0: {width:.3f} N·m, "
+            f"fitted slope tau_f / x = {slope:.0f} N·m/rad")
+    return View(fig, text)
+
+
+def _condition(model: Model, base: BaseParameters, traj: FourierTrajectory, n: int = 200) -> tuple:
+    t = np.linspace(0.0, traj.period, n, endpoint=False)
+    q, qd, qdd = traj(t)
+    W = np.concatenate([base.regressor(joint_torque_regressor(model, q, qd, qdd)), friction_regressor(qd)], axis=-1)
+    s = np.linalg.svd(W.reshape(-1, W.shape[-1]), compute_uv=False)
+    return s[0] / s[-1], s
+
+
+def excitation_view(model: Model, base: BaseParameters, lower, upper, qd_max, n_harmonics: int = 5,
+                    f0: float = 0.1, seed: int = 0) -> View:
+    """A random (seeded) Fourier excitation with K harmonics at base frequency f0, scaled into the
+    limits: the joint angles over one period and the singular values of the stacked base +
+    friction regressor (their spread is the condition number)."""
+    traj = random_excitation(lower, upper, qd_max, n_harmonics, f0, seed)
+    cond, s = _condition(model, base, traj)
+    t = np.linspace(0.0, traj.period, 400)
+    q = traj(t)[0]
+    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
+    for j in range(q.shape[1]):
+        ax.plot(t, q[:, j], label=f"q{j + 1}")
+        ax.axhline(lower[j], color=f"C{j}", lw=0.6, ls=":")
+        ax.axhline(upper[j], color=f"C{j}", lw=0.6, ls=":")
+    ax.set(xlabel="t [s]", ylabel="q [rad]", title=f"K = {n_harmonics} harmonics of {f0:.2f} Hz")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    bx.semilogy(np.arange(1, s.size + 1), s / s[0], "o-")
+    bx.set(xlabel="index", ylabel="σ_k / σ_1", ylim=(1e-4, 2.0), title=f"singular values, cond = {cond:.1f}")
+    bx.grid(True, which="both", alpha=0.3)
+    text = (f"K = {n_harmonics}, f0 = {f0:.2f} Hz: period {traj.period:.1f} s, highest frequency "
+            f"{n_harmonics * f0:.2f} Hz; cond(W) = {cond:.1f}")
+    return View(fig, text)
+
+
+def noisy_identification_view(model: Model, base: BaseParameters, trajectory: FourierTrajectory,
+                              validation: FourierTrajectory, f_v, f_c, tau_noise: float = 0.1,
+                              q_noise: float = 0.1, cutoff: float = 15.0, rate: float = 500.0,
+                              duration: float = 10.0, seed: int = 0) -> View:
+    """One simulated experiment (one period at ``rate`` Hz, noise on tau in N·m and on q in mrad,
+    zero-phase low-pass at ``cutoff`` Hz, parallel filtering, least squares): each parameter's
+    error in units of its predicted standard deviation, and the validation error on ``validation``."""
+    rng = np.random.default_rng(seed)
+    raw = measure_trajectory(model, trajectory, duration, rate, f_v, f_c, 1e-3 * q_noise, tau_noise, rng)
+    W, tau = identification_data(model, base, process_measurements(raw, cutoff), cutoff, decimate=5)
+    fit = identify_parameters(W, tau)
+    theta = true_identification_parameters(model, base, f_v, f_c)
+    z = (fit.params - theta) / fit.std
+    q, qd, qdd = validation(np.arange(0.0, validation.period, 0.02))
+    W_val = np.concatenate([base.regressor(joint_torque_regressor(model, q, qd, qdd)), friction_regressor(qd)],
+                           axis=-1)
+    val = torque_prediction_error(W_val, W_val @ theta, fit.params)
+    fig, ax = new_figure(size=(7.0, 3.8))
+    k = np.arange(theta.size)
+    ax.bar(k, z, color=np.where(np.abs(z) <= 2.0, "tab:blue", "tab:red"))
+    ax.axhspan(-2.0, 2.0, color="0.9", zorder=0)
+    ax.set(xticks=k, xticklabels=[f"β{i + 1}" for i in range(base.rank)] +
+           [f"{p}{j + 1}" for j in range(model.nv) for p in ("fv", "fc")],
+           ylabel="(estimate − true) / predicted σ", title="errors against the predicted standard deviation")
+    ax.tick_params(axis="x", labelsize=7)
+    ax.grid(True, axis="y", alpha=0.3)
+    text = (f"tau noise {tau_noise:.2f} N·m, q noise {q_noise:.2f} mrad, cutoff {cutoff:.1f} Hz: "
+            f"|error| / sigma max {np.abs(z).max():.1f}, mean square {np.mean(z**2):.1f}\n"
+            f"cond(W) = {fit.cond:.1f}; validation RMS / peak per joint: "
+            + ", ".join(f"{100 * r:.2f} %" for r in val.relative))
+    return View(fig, text)
+
+
+def friction_compensation_view(f_c: float = 1.0, f_s: float = 1.5, model_scale: float = 1.0,
+                               compensate: bool = True) -> View:
+    """A joint (J = 0.05 kg·m²) with LuGre friction tracks q_d = 0.5 sin(2 pi 0.5 t) under a PID
+    (kp = 200, ki = 500, kd = 5, i_limit = 2); with ``compensate`` the feed-forward adds the
+    Stribeck model of the desired velocity, its levels scaled by ``model_scale`` (1 = exact)."""
+    plant = LuGre(sigma0=1e3, sigma1=10.0, sigma2=0.05, f_c=f_c, f_s=f_s, v_s=0.1)
+    estimate = LuGre(sigma0=1e3, sigma1=10.0, sigma2=0.05 * model_scale, f_c=f_c * model_scale,
+                     f_s=f_s * model_scale, v_s=0.1)
+    runs = {}
+    for label, comp in (("PID only", None), ("PID + friction feed-forward", estimate if compensate else None)):
+        pid = PID(kp=200.0, ki=500.0, kd=5.0, i_limit=2.0)
+        runs[label] = simulate_friction_loop(0.05, plant, pid, 0.5, 0.5, 2.0, dt=1e-3, compensation=comp,
+                                             substeps=5)
+    fig, (ax, bx) = new_figure(2, 1, size=(7.5, 4.6))
+    for label, r in runs.items():
+        ax.plot(r.t, 1e3 * r.error, label=label)
+    ax.set(ylabel="error q_d − q [mrad]", title="tracking a 0.5 Hz sine: errors at the velocity reversals")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    r = runs["PID only"]
+    bx.plot(r.t, r.v_d, color="0.5", label="v_d [rad/s]")
+    bx.plot(r.t, r.tau_f, color="tab:red", label="τ_f (PID only) [N·m]")
+    bx.set(xlabel="t [s]")
+    bx.grid(True, alpha=0.3)
+    bx.legend(fontsize=8)
+    steady = r.t >= 0.5
+    lines = [f"f_c = {f_c:.2f} N·m, f_s = {f_s:.2f} N·m, model scale {model_scale:.2f}, compensation "
+             f"{'on' if compensate else 'off'}"]
+    for label, run in runs.items():
+        e = run.error[steady]
+        lines.append(f"{label}: RMS error {1e3 * np.sqrt(np.mean(e**2)):.3f} mrad, max {1e3 * np.abs(e).max():.3f} mrad")
+    return View(fig, "\n".join(lines))
+
+
+def armature_view(model: Model, ratio: float = 19.0, J_motor: float = 1.0, kp: float = 100.0, kd: float = 4.0,
+                  joint: int = 1) -> View:
+    """Rotor inertia n^2 J_m (J_m in 10^-4 kg·m²) on the diagonal of M(q) of a fixed-base leg: the
+    inertia M_jj seen by ``joint`` over the range of the next joint, and the PD step response
+    (kp N·m/rad, kd N·m·s/rad, J_eff = M_jj + n^2 J_m) at its lightest and heaviest configuration."""
+    arm = ratio**2 * J_motor * 1e-4
+    angles = np.linspace(-2.5, 2.5, 51)
+    M_jj = np.array([crba(model, np.eye(model.nv)[joint + 1] * a if joint + 1 < model.nv else np.zeros(model.nv))
+                     [joint, joint] for a in angles])
+    t = np.linspace(0.0, 1.0, 400)
+    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
+    ax.plot(angles, M_jj, color="0.4", label="M_jj (links only)")
+    ax.plot(angles, M_jj + arm, color="tab:blue", label="M_jj + n² J_m")
+    ax.set(xlabel=f"q{joint + 2} [rad]", ylabel="kg·m²", ylim=(0.0, None), title=f"inertia seen by joint {joint + 1}")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    lines = [f"n = {ratio:.1f}, J_m = {J_motor:.2f}e-4 kg·m², armature n^2 J_m = {arm:.4f} kg·m²",
+             f"M_jj from {M_jj.min():.4f} to {M_jj.max():.4f} kg·m² (ratio {M_jj.max() / M_jj.min():.2f}); "
+             f"with the armature ratio {(M_jj.max() + arm) / (M_jj.min() + arm):.2f}"]
+    for J, style in ((M_jj.min() + arm, "-"), (M_jj.max() + arm, "--")):
+        wn, zeta = np.sqrt(kp / J), kd / (2.0 * np.sqrt(kp * J))
+        bx.plot(t, _step_response(t, wn, zeta), style, color="tab:blue", label=f"J = {J:.3f} kg·m²")
+        lines.append(f"J_eff = {J:.4f} kg·m²: omega_n = {wn:.2f} rad/s, zeta = {zeta:.3f}")
+    bx.set(xlabel="t [s]", ylabel="q / q_step", title=f"PD step response (kp = {kp:.0f}, kd = {kd:.1f})")
+    bx.grid(True, alpha=0.3)
+    bx.legend(fontsize=8)
+    return View(fig, "\n".join(lines))
+
+
+def _step_response(t: np.ndarray, wn: float, zeta: float) -> np.ndarray:
+    """Unit step response of s^2 + 2 zeta wn s + wn^2 (PD on J qdd = tau, set-point 1)."""
+    if zeta < 1.0:
+        wd = wn * np.sqrt(1.0 - zeta**2)
+        return 1.0 - np.exp(-zeta * wn * t) * (np.cos(wd * t) + zeta * wn / wd * np.sin(wd * t))
+    if zeta == 1.0:
+        return 1.0 - np.exp(-wn * t) * (1.0 + wn * t)
+    r1, r2 = -wn * (zeta - np.sqrt(zeta**2 - 1)), -wn * (zeta + np.sqrt(zeta**2 - 1))
+    return 1.0 + (r2 * np.exp(r1 * t) - r1 * np.exp(r2 * t)) / (r1 - r2)

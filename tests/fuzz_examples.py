@@ -1,0 +1,569 @@
+"""Valid sample calls for the input-contract fuzz test (``tests/test_fuzz_contract.py``).
+
+The fuzz test finds every public callable in ``kinematics_lib.__all__`` by itself and builds a
+valid call from the parameter names: ``BUILDERS`` below maps a name (``model``, ``q``, ``v``,
+``R``, ``T_target``, ``dt`` ...) to a value and a :class:`Kind` (what the argument is, which
+decides how it is mutated). A parameter with a default and no builder keeps its default; a
+string default is an option name, a bool a flag, an int a count, a float a number.
+
+**When the fuzz test says it cannot build a valid call for your new function**: either name its
+parameters like the existing ones (``model, q, v, a``; ``robot, q``; ``R``; ``T``; ``dt`` ...),
+or add an entry to ``EXAMPLES``:  ``"my_function": [dict(param=value, ...)]`` -- a list of
+valid calls (values, or ``Arg(value, Kind(...))`` to say what a value is, or a function
+``ctx -> dict`` when the call depends on the model of the context). Parameters you leave out are
+built from their names. Result records that are only ever built by the library go in
+``NOT_CALLED`` with the reason.
+
+Models used (small, fixed seeds): a floating-base tree (nq = 9, nv = 8), a fixed-base tree with
+revolute, prismatic and continuous joints (nq = nv = 3) and a revolute chain (nq = nv = 3); a
+planar 3R arm; a random 3-link DH arm with inertias; the double pendulum's numeric Lagrangian.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import numpy as np
+import sympy as sp
+
+import kinematics_lib as kl
+
+# ---------------------------------------------------------------- argument kinds
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What an argument is, for choosing its mutations.
+
+    kind: 'array' (numbers of a fixed shape), 'free' (numbers whose first axis may have any
+        length, e.g. a state vector), 'elementwise' (any shape at all), 'scalar', 'int', 'rotation',
+        'transform', 'quaternion', 'option', 'text', 'flag', 'object', 'function', 'rng', 'path',
+        'mapping', 'sequence', 'opaque' (not mutated).
+    physical: negative values are impossible (masses, lengths, radii, step sizes): 'nonnegative'
+        or 'positive'; 'inertia': a negated value is an impossible inertia.
+    inf_ok: +-inf is a valid value (joint limits).
+    quaternions: slices of the array that hold unit quaternions (floating-base q).
+    size: the value sets the length of the result (dt, t_final, steps ...): no shape comparison.
+    wrong: an object of the wrong type (for 'object').
+    extra: more mutations, (label, value, must_raise).
+    skip: labels of standard mutations that are valid values here (e.g. 'an array' for a damping
+        that may be a scalar, a vector or a matrix).
+    """
+
+    kind: str
+    physical: str | None = None
+    inf_ok: bool = False
+    quaternions: tuple = ()
+    size: bool = False
+    wrong: object = None
+    extra: tuple = ()
+    skip: tuple = ()
+
+
+@dataclass(frozen=True)
+class Arg:
+    value: object
+    kind: Kind = field(default_factory=lambda: Kind("opaque"))
+
+
+def infer(name: str, value) -> Kind:
+    """The kind of a plain value given in EXAMPLES (or a default), from its type and name."""
+    physical = PHYSICAL.get(name)
+    size = name in SIZE_NAMES
+    if value is None:
+        return Kind("opaque")
+    if isinstance(value, (bool, np.bool_)):
+        return Kind("flag")
+    if isinstance(value, (int, np.integer)):
+        return Kind("int", physical=physical, size=True)
+    if isinstance(value, (float, np.floating)):
+        return Kind("scalar", physical=physical, size=size)
+    if isinstance(value, str):
+        return Kind("text" if name in TEXT_NAMES else "option")
+    if isinstance(value, np.random.Generator):
+        return Kind("rng")
+    if callable(value) and not isinstance(value, type):
+        return Kind("function")
+    if isinstance(value, dict):
+        return Kind("mapping")
+    if isinstance(value, np.ndarray) or (isinstance(value, (list, tuple)) and value
+                                         and all(isinstance(x, (int, float, np.number)) for x in np.ravel(value))):
+        a = np.asarray(value, dtype=float)
+        if a.shape == (3, 3) and name.startswith("R") and np.allclose(a @ a.T, np.eye(3)):
+            return Kind("rotation")
+        if a.shape == (4, 4) and name.startswith("T") and np.allclose(a[3], [0, 0, 0, 1]):
+            return Kind("transform")
+        return Kind("array", physical=physical, inf_ok=name in INF_OK)
+    if isinstance(value, (list, tuple)):
+        return Kind("sequence")
+    return Kind("object")
+
+
+#: parameter names whose negative values are impossible
+PHYSICAL = {n: "nonnegative" for n in ("mass", "masses", "m1", "m2", "inertias", "slip_std", "slip_bias_std",
+                                        "gyro_noise", "tau_max", "damping")}
+PHYSICAL.update({n: "nonnegative" for n in ("g", "kp", "ki", "kd")})
+PHYSICAL.update({n: "positive" for n in ("lengths", "l1", "l2", "L1", "L2", "radius", "wheel_radius",
+                                          "half_length", "half_width", "dt", "t_final", "slip_tau",
+                                          "rtol", "atol", "tol", "h", "rcond", "max_step")})
+PHYSICAL.update({n: "inertia" for n in ("I_com", "I", "I_B", "inertia")})
+#: parameters that set the length of the result (its shape is not compared after a mutation)
+SIZE_NAMES = {"dt", "t_final", "steps", "n", "n_bodies", "n_links", "max_iterations", "starts", "h"}
+#: names that are free text (not option names)
+TEXT_NAMES = {"name"}
+#: +-inf is a valid value (unlimited joints)
+INF_OK = {"lower", "upper", "q_min", "q_max"}
+
+# ---------------------------------------------------------------- fixtures
+
+
+def rng(seed: int = 0) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+@functools.lru_cache(maxsize=None)
+def models() -> dict:
+    return {
+        "floating tree": kl.random_tree_model(3, rng(1), floating_base=True),
+        "fixed tree": kl.random_tree_model(3, rng(2)),
+        "revolute chain": kl.random_tree_model(3, rng(3), chain=True, joint_types=("revolute",)),
+    }
+
+
+@functools.lru_cache(maxsize=None)
+def arm3() -> kl.DHRobot:
+    return kl.planar_arm([1.0, 0.8, 0.5])
+
+
+@functools.lru_cache(maxsize=None)
+def dh_arm() -> kl.DHArm:
+    return kl.random_dh_arm(3, rng(4))
+
+
+@functools.lru_cache(maxsize=None)
+def pendulum() -> kl.NumericLagrangian:
+    return kl.to_numeric(kl.double_pendulum_lagrangian("absolute"), {"m1": 1.0, "m2": 0.5, "l1": 1.0, "l2": 0.7,
+                                                                       "g": 9.81})
+
+
+@functools.lru_cache(maxsize=None)
+def wheels() -> tuple:
+    return kl.mecanum_layout(0.2, 0.15, 0.05)
+
+
+class Ctx:
+    """What a call is about: a model, a DH robot, a DH arm, a numeric Lagrangian, or nothing."""
+
+    def __init__(self, label: str, obj=None, kind: str | None = None):
+        self.label, self.obj, self.kind = label, obj, kind
+        if kind == "model":
+            self.nq, self.nv = obj.nq, obj.nv
+        elif kind in ("robot", "arm", "num"):
+            self.nq = self.nv = obj.n
+        else:
+            self.nq = self.nv = None
+
+    def __repr__(self) -> str:
+        return self.label
+
+
+def contexts(params) -> list:
+    """The contexts to try, in order, for a callable with these parameter names."""
+    if "model" in params and "num" not in params:
+        return [Ctx(k, m, "model") for k, m in models().items()]
+    if "robot" in params:
+        return [Ctx("planar 3R arm", arm3(), "robot")]
+    if "arm" in params:
+        return [Ctx("random DH arm", dh_arm(), "arm")]
+    if "num" in params:
+        return [Ctx("double pendulum", pendulum(), "num")]
+    return [Ctx("no model")]
+
+
+WRONG_OBJECT = {"model": "a DHRobot", "robot": "a Model", "arm": "a DHRobot", "num": "a LagrangianModel"}
+
+
+def _wrong(kind: str):
+    return {"model": kl.puma560, "robot": lambda: models()["fixed tree"], "arm": kl.puma560,
+            "num": lambda: kl.double_pendulum_lagrangian("absolute")}[kind]()
+
+
+def _q(ctx: Ctx) -> Arg:
+    if ctx.kind == "model":
+        m = ctx.obj
+        quats = tuple(slice(m.q_slice[i].start + 3, m.q_slice[i].start + 7)
+                      for i, t in enumerate(m.joint_types) if t == "free")
+        return Arg(kl.random_configuration(m, rng(5)), Kind("array", quaternions=quats))
+    if ctx.nq is None:
+        return None
+    return Arg(rng(5).uniform(-1.0, 1.0, ctx.nq), Kind("array"))
+
+
+def _nv(seed: int):
+    def build(ctx: Ctx):
+        if ctx.nv is None:
+            return None
+        return Arg(rng(seed).normal(size=ctx.nv), Kind("array"))
+    return build
+
+
+def _obj(kind: str):
+    def build(ctx: Ctx):
+        if ctx.kind != kind:
+            return None
+        return Arg(ctx.obj, Kind("object", wrong=_wrong(kind)))
+    return build
+
+
+def _link_name(ctx: Ctx):
+    if ctx.kind != "model":
+        return None
+    return Arg(ctx.obj.body_names[-1], Kind("option"))
+
+
+def _rotation(seed: int) -> np.ndarray:
+    return kl.so3_exp(rng(seed).normal(size=3))
+
+
+def _transform(seed: int) -> np.ndarray:
+    return kl.make_transform(_rotation(seed), rng(seed + 100).uniform(-1.0, 1.0, 3))
+
+
+def _fixed(value, kind: str = "array", **kw):
+    return lambda ctx: Arg(value, Kind(kind, **kw))
+
+
+#: name -> ctx -> Arg (or None when the name means nothing in this context)
+BUILDERS = {
+    "model": _obj("model"),
+    "robot": _obj("robot"),
+    "arm": _obj("arm"),
+    "num": _obj("num"),
+    "q": _q,
+    "q0": _q,
+    "v": lambda ctx: _nv(6)(ctx) if ctx.nv is not None else Arg(rng(6).normal(size=6), Kind("array")),
+    "qd": _nv(7),
+    "a": _nv(8),
+    "qdd": _nv(9),
+    "tau": _nv(10),
+    "link_name": _link_name,
+    "rng": lambda ctx: Arg(rng(11), Kind("rng")),
+    "R": _fixed(_rotation(12), "rotation"),
+    "R_AB": _fixed(_rotation(13), "rotation"),
+    "T": _fixed(_transform(14), "transform"),
+    "T_AB": _fixed(_transform(15), "transform"),
+    "T_current": _fixed(_transform(16), "transform"),
+    "T_target": _fixed(_transform(17), "transform"),
+    "quat": _fixed(kl.matrix_to_quat(_rotation(18)), "quaternion"),
+    "p": _fixed(np.array([0.3, -0.2, 1.0])),
+    "p_AB": _fixed(np.array([0.3, -0.2, 0.5])),
+    "com": _fixed(np.array([0.05, -0.02, 0.1])),
+    "xyz": _fixed(np.array([0.1, 0.2, 0.3])),
+    "rpy": _fixed(np.array([0.1, -0.2, 0.3])),
+    "w": _fixed(np.array([0.3, -0.1, 0.2])),
+    "phi": _fixed(np.array([0.3, -0.1, 0.2])),
+    "axis": _fixed(np.array([0.0, 0.6, 0.8])),
+    "twist": _fixed(np.array([0.1, 0.2, -0.3, 0.4, -0.5, 0.6])),
+    "m": _fixed(np.array([0.3, -0.1, 0.2, 0.5, 0.1, -0.4])),
+    "f": _fixed(np.array([1.0, -2.0, 0.5, 0.1, 0.3, -0.2])),
+    "S": _fixed(kl.skew([0.3, -0.1, 0.2])),
+    "angle": _fixed(0.7, "scalar"),
+    "yaw": _fixed(0.4, "scalar"),
+    "pitch": _fixed(-0.2, "scalar"),
+    "psi": _fixed(0.6, "scalar"),
+    "mass": _fixed(2.0, "scalar", physical="nonnegative"),
+    "I_com": _fixed(np.diag([0.1, 0.2, 0.25]), physical="inertia"),
+    "I": _fixed(kl.spatial_inertia(2.0, [0.1, -0.2, 0.3], np.diag([0.1, 0.2, 0.25])), physical="inertia"),
+    "I_B": _fixed(kl.spatial_inertia(1.5, [0.0, 0.1, 0.2], np.diag([0.05, 0.06, 0.07])), physical="inertia"),
+    "X_BA": _fixed(kl.motion_transform(_rotation(19), [0.2, 0.0, -0.1])),
+    "J": _fixed(kl.geometric_jacobian(kl.planar_arm([1.0, 0.8, 0.5]), [0.3, 0.5, -0.4])[:2], "free"),
+    "damping": _fixed(0.05, "scalar", physical="nonnegative", skip=("an array",)),
+    "dt": _fixed(0.02, "scalar", physical="positive", size=True),
+    "t_final": _fixed(0.1, "scalar", physical="positive", size=True),
+    "state0": _fixed(np.array([1.0, 0.5]), "free"),
+    "H": _fixed(kl.mecanum_matrix(0.2, 0.15, 0.05), "free"),
+    "wheel_speeds": _fixed(np.array([10.0, 12.0, 9.0, 11.0])),
+    "v_body": _fixed(np.array([0.3, 0.1, 0.5])),
+    "v_world": _fixed(np.array([0.3, 0.1, 0.5])),
+    "pose": _fixed(np.array([0.1, -0.2, 0.3])),
+    "pose0": _fixed(np.array([0.1, -0.2, 0.3])),
+    "pose1": _fixed(np.array([0.15, -0.18, 0.35])),
+    "half_length": _fixed(0.2, "scalar", physical="positive"),
+    "half_width": _fixed(0.15, "scalar", physical="positive"),
+    "wheel_radius": _fixed(0.05, "scalar", physical="positive"),
+    "wheel": lambda ctx: Arg(wheels()[0], Kind("object", wrong=kl.puma560())),
+    "wheels": lambda ctx: Arg(wheels(), Kind("sequence", extra=(("a tuple of strings", ("a", "b", "c"), True),))),
+    "target": _fixed(np.array([1.0, 0.9])),
+    "L1": _fixed(1.0, "scalar", physical="positive"),
+    "L2": _fixed(0.8, "scalar", physical="positive"),
+}
+
+# ---------------------------------------------------------------- sample calls for odd signatures
+
+
+def _ode(t, x):
+    return -x
+
+
+def _pendulum_ode(t, x):
+    return np.array([x[1], -9.81 * np.sin(x[0])])
+
+
+def _fk_jac(q):
+    return kl.dh_end_effector(arm3(), q), kl.geometric_jacobian(arm3(), q)
+
+
+def _wheel(**kw):
+    return dict(dict(x=0.2, y=0.15, radius=0.05, gamma=-np.pi / 4, theta=0.0, name="FL"), **kw)
+
+
+def _model_fields(ctx: Ctx) -> dict:
+    m = models()["fixed tree"]
+    return dict(name=m.name, body_names=m.body_names, body_joint=m.body_joint, parent=m.parent,
+                joint_types=m.joint_types, axes=np.array(m.axes), T_tree=np.array(m.T_tree),
+                inertia=Arg(np.array(m.inertia), Kind("array", physical="inertia")), gravity=np.array(m.gravity),
+                frames={"tip": (2, _transform(20))}, lower=np.array(m.lower), upper=np.array(m.upper))
+
+
+def _free_q_i(i: int):
+    def build(ctx: Ctx):
+        m = ctx.obj
+        s = m.q_slice[i]
+        q = kl.random_configuration(m, rng(21))[s]
+        quats = (slice(3, 7),) if m.joint_types[i] == "free" else ()
+        return dict(i=Arg(i, Kind("int", extra=(("out of range", m.nb, True), ("negative", -1, True)))),
+                    q_i=Arg(q, Kind("array", quaternions=quats)))
+    return build
+
+
+def _pendulum_state(t_final: float = 0.05):
+    return dict(num=Arg(pendulum(), Kind("object", wrong=kl.double_pendulum_lagrangian("absolute"))),
+                state0=Arg(np.array([0.3, -0.2, 0.1, 0.0]), Kind("array")), t_final=Arg(t_final, Kind(
+                    "scalar", physical="positive", size=True)), dt=Arg(0.01, Kind("scalar", physical="positive", size=True)))
+
+
+EXAMPLES = {
+    # geometry
+    "quat_multiply": [dict(q1=np.array([0.1, 0.2, 0.3, 0.927]), q2=np.array([-0.3, 0.1, 0.0, 0.949]))],
+    "vee": [dict(S=kl.skew([0.3, -0.1, 0.2]))],
+    "skew": [dict(w=np.array([0.3, -0.1, 0.2]))],
+    "crf_bar": [dict(h=Arg(np.array([1.0, -2.0, 0.5, 0.1, 0.3, -0.2]), Kind("array")))],
+    "crm": [dict(v=np.array([0.1, 0.2, -0.3, 0.4, -0.5, 0.6])), dict(v=Arg(rng(22).normal(size=(3, 6)), Kind("free")))],
+    "crf": [dict(v=np.array([0.1, 0.2, -0.3, 0.4, -0.5, 0.6]))],
+    "cross_motion": [dict(v=Arg(rng(23).normal(size=(3, 6)), Kind("free")), m=Arg(rng(24).normal(size=(3, 6)), Kind("free")))],
+    "apply_each": [dict(M=Arg(rng(25).normal(size=(3, 6, 6)), Kind("free")), x=Arg(rng(26).normal(size=(3, 6)), Kind("free")))],
+    # arms
+    "DHRobot": [dict(a=np.array([0.0, 0.4, 0.1]), alpha=np.array([np.pi / 2, 0.0, -np.pi / 2]),
+                     d=np.array([0.3, 0.0, 0.1]), theta=np.array([0.0, 0.1, 0.0]), joint_types="RRP",
+                     convention="standard", name="arm", q_min=np.array([-1.0, -2.0, 0.0]),
+                     q_max=np.array([1.0, 2.0, 0.5]), T_base=_transform(27), T_tool=_transform(28))],
+    "dh_standard": [dict(a=0.4, alpha=0.3, d=0.1, theta=-0.5)],
+    "dh_modified": [dict(a=0.4, alpha=0.3, d=0.1, theta=-0.5)],
+    "dh_transform": [dict(a=0.4, alpha=0.3, d=0.1, theta=-0.5, convention="modified")],
+    "planar_arm": [dict(lengths=Arg(np.array([1.0, 0.8]), Kind("free", physical="positive")),
+                        q_min=np.array([-1.0, -2.0]), q_max=np.array([1.0, 2.0]))],
+    "standard_to_modified": [dict(robot=Arg(kl.puma560(), Kind("object", wrong=_wrong("robot"))))],
+    "modified_to_standard": [dict(robot=Arg(kl.standard_to_modified(kl.puma560()),
+                                            Kind("object", wrong=_wrong("robot"))))],
+    "fit_dh": [dict(T=kl.dh_standard(0.4, 0.3, 0.1, -0.5), starts=2)],
+    "sym_rot_x": [dict(angle=0.5)],
+    "sym_rot_z": [dict(angle=sp.Symbol("q"))],
+    "sym_trans_x": [dict(distance=0.5)],
+    "sym_trans_z": [dict(distance=sp.Symbol("d"))],
+    "sym_dh_standard": [dict(a=Arg(1, Kind("scalar")), alpha=Arg(0, Kind("scalar")), d=0.5, theta=sp.Symbol("q"))],
+    "sym_dh_modified": [dict(a=Arg(1, Kind("scalar")), alpha=Arg(0, Kind("scalar")), d=0.5, theta=sp.Symbol("q"))],
+    "sym_dh_transform": [dict(a=Arg(1, Kind("scalar")), alpha=Arg(0, Kind("scalar")), d=0.5, theta=sp.Symbol("q"),
+                              convention="modified")],
+    "sym_forward_kinematics": [dict(rows=Arg([(1, 0, 0, sp.Symbol("q1"))], Kind("sequence", extra=(
+        ("a row with NaN", [(float("nan"), 0, 0, 0)], True), ("a row of 3", [(1, 0, 0)], True)))),
+        simplify=False)],
+    "sym_robot_fk": [dict(robot=Arg(kl.planar_arm([1.0, 0.5]), Kind("object", wrong=_wrong("robot"))),
+                          q=Arg(list(sp.symbols("q1 q2")), Kind("sequence")))],
+    "jacobian_from_axes": [dict(z=np.array([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]]), p=np.array([[0.0, 0, 0], [0.5, 0, 0]]),
+                                p_E=np.array([1.0, 0.2, 0.1]), joint_types="RP")],
+    "numerical_jacobian": [dict(fk=Arg(kl.planar_arm([1.0, 0.8]), Kind("object", wrong=3)),
+                                q=np.array([0.3, -0.4])),
+                           dict(fk=lambda q: kl.dh_end_effector(arm3(), q), q=np.array([0.3, -0.4, 0.2]))],
+    "manipulability_gradient": [dict(task="planar_position")],
+    "manipulability": [dict(J=Arg(kl.geometric_jacobian(arm3(), [0.3, 0.5, -0.4])[:2], Kind("free")))],
+    "condition_number": [dict(J=Arg(kl.geometric_jacobian(arm3(), [0.3, 0.5, -0.4])[:2], Kind("free")))],
+    "singularity_report": [dict(J=Arg(kl.geometric_jacobian(arm3(), [0.3, 0.5, -0.4])[:2], Kind("free")))],
+    "task_rows": [dict(task="planar_pose"), dict(task=Arg((0, 1, 5), Kind("sequence", extra=(
+        ("row 6", (0, 6), True), ("repeated rows", (1, 1), True)))))],
+    "ik_newton": [dict(robot=Arg(arm3(), Kind("object", wrong=_wrong("robot"))),
+                       T_target=kl.dh_end_effector(arm3(), [0.4, 0.5, -0.3]), q0=np.array([0.3, 0.4, -0.2]),
+                       task="planar_pose", max_iterations=30),
+                  dict(robot=_fk_jac, T_target=kl.dh_end_effector(arm3(), [0.4, 0.5, -0.3]),
+                       q0=Arg(np.array([0.3, 0.4, -0.2]), Kind("free")), task="planar_position", method="pinv",
+                       max_iterations=30, nullspace_gradient=lambda q: -q)],
+    "dls_step": [dict(J=Arg(kl.geometric_jacobian(arm3(), [0.3, 0.5, -0.4])[:2], Kind("free")),
+                      e=np.array([0.01, -0.02]), damping=Arg(0.1, Kind("scalar", physical="nonnegative")))],
+    "pinv_step": [dict(J=Arg(kl.geometric_jacobian(arm3(), [0.3, 0.5, -0.4])[:2], Kind("free")),
+                       e=np.array([0.01, -0.02]))],
+    "nullspace_projector": [dict(J=Arg(kl.geometric_jacobian(arm3(), [0.3, 0.5, -0.4])[:2], Kind("free")))],
+    "nullspace_motion": [dict(gradient=lambda q: -q, steps=5)],
+    "ik_two_link": [dict(q_current=np.array([0.1, 0.5]), elbow="up")],
+    "wrap_angle": [dict(angle=Arg(np.array([3.5, -4.0, 0.2]), Kind("elementwise"))),
+                   dict(angle=Arg(7.0, Kind("elementwise")))],
+    "resolved_rate": [dict(x_des=lambda t: np.array([1.2 + 0.1 * t, 0.8]), xdot_des=lambda t: np.array([0.1, 0.0]),
+                           q0=np.array([0.3, 0.9, -0.4]), t_final=Arg(0.1, Kind("scalar", physical="positive",
+                                                                                 size=True)),
+                           dt=Arg(0.02, Kind("scalar", physical="positive", size=True)), Kp=1.0, integrator="rk4")],
+    "gimbal_yaw_pitch": [dict(p=np.array([0.3, -0.2, 1.0]))],
+    "aim_error": [dict(p=np.array([0.3, -0.2, 1.0]), yaw=0.2, pitch=0.1)],
+    # dynamics: model and builders
+    "Model": [_model_fields],
+    "jcalc": [_free_q_i(0), _free_q_i(1)],
+    "joint_transform": [_free_q_i(0), _free_q_i(1)],
+    "planar_chain_model": [dict(lengths=Arg(np.array([1.0, 0.8]), Kind("free", physical="positive")),
+                                masses=np.array([1.0, 0.5]), com=np.array([0.5, 0.4]), inertias=np.array([0.08, 0.03]),
+                                gravity=np.array([0.0, -9.81, 0.0]), base_rotation=-0.5, name="chain")],
+    "double_pendulum_model": [dict(l1=1.0, l2=0.7, m1=1.0, m2=0.5, g=9.81)],
+    "random_tree_model": [dict(n_bodies=Arg(4, Kind("int", size=True)), floating_base=True, chain=False,
+                               joint_types=("revolute", "prismatic"), gravity=np.array([0.0, 0.0, -9.81]))],
+    "load_urdf": [dict(path=Arg(kl.anymal_b_urdf(), Kind("path")), floating_base=True,
+                       gravity=np.array([0.0, 0.0, -9.81]))],
+    "integrate_configuration": [dict(dt=Arg(0.1, Kind("scalar")))],
+    # dynamics: Lagrange
+    "derive_lagrangian": [dict(T=sp.Symbol("m") * sp.Symbol("l") ** 2 * sp.Symbol("dth") ** 2 / 2,
+                               V=-sp.Symbol("m") * sp.Symbol("g") * sp.Symbol("l") * sp.cos(sp.Symbol("th")),
+                               q=Arg([sp.Symbol("th")], Kind("sequence")), qd=Arg([sp.Symbol("dth")], Kind("sequence")))],
+    "christoffel_C": [dict(M=sp.Matrix([[sp.Symbol("a") + sp.cos(sp.Symbol("q2")), 1], [1, 1]]),
+                           q=Arg(list(sp.symbols("q1 q2")), Kind("sequence")),
+                           qd=Arg(list(sp.symbols("dq1 dq2")), Kind("sequence")))],
+    "christoffel_matrix": [dict(dM=np.array([np.zeros((2, 2)), -0.5 * np.array([[2.0, 1.0], [1.0, 0.0]])]),
+                                qd=np.array([1.0, 2.0]))],
+    "to_numeric": [dict(model=Arg(kl.double_pendulum_lagrangian("absolute"), Kind("object", wrong=pendulum())),
+                        params=Arg({"m1": 1.0, "m2": 0.5, "l1": 1.0, "l2": 0.7, "g": 9.81}, Kind(
+                            "mapping", extra=(("negative mass", {"m1": -1.0, "m2": 0.5, "l1": 1.0, "l2": 0.7,
+                                                                  "g": 9.81}, True),))))],
+    "double_pendulum_positions": [dict(q=Arg(np.array([0.3, -0.2]), Kind("array")), l1=1.0, l2=0.7)],
+    "absolute_to_relative": [dict(q=np.array([0.3, -0.2]), qd=np.array([0.1, 0.4]))],
+    "relative_to_absolute": [dict(q=np.array([0.3, -0.2]), qd=np.array([0.1, 0.4]))],
+    "mechanical_energy": [dict(q=np.array([0.3, -0.2]), qd=np.array([0.1, 0.4]))],
+    "lagrange_ode": [dict(tau=np.array([0.1, -0.2]))],
+    "forward_dynamics_lagrange": [dict(tau=np.array([0.1, -0.2]))],
+    "symplectic_euler_lagrange": [dict(**_pendulum_state(), tau=np.array([0.1, -0.2]))],
+    "trajectory_separation": [dict(ode=_pendulum_ode, x0=np.array([0.3, 0.0]), t_final=Arg(0.05, Kind(
+        "scalar", physical="positive", size=True)), dt=Arg(0.01, Kind("scalar", physical="positive", size=True)),
+        dx=1e-6)],
+    # dynamics: Newton-Euler
+    "DHArm": [dict(robot=Arg(kl.planar_arm([1.0, 0.8]), Kind("object", wrong=_wrong("arm"))),
+                   masses=np.array([1.0, 0.5]), coms=np.array([[-0.5, 0, 0], [-0.4, 0, 0]]),
+                   inertias=Arg(np.array([np.diag([0.0, 0.08, 0.08]), np.diag([0.0, 0.03, 0.03])]),
+                                Kind("array", physical="inertia")), gravity=np.array([0.0, -9.81, 0.0]))],
+    "random_dh_arm": [dict(n=Arg(3, Kind("int", size=True)), joint_types="RPR", convention="modified")],
+    "dh_model": [dict(name="arm")],
+    "ne_inward": [dict(F=rng(30).normal(size=(2, 3)), N=rng(31).normal(size=(2, 3)), r=rng(32).normal(size=(2, 3)),
+                       rc=rng(33).normal(size=(2, 3)), z=np.array([[0.0, 0, 1], [0, 1.0, 0]]), joint_types="RP")],
+    "newton_euler_local": [dict(count=None)],
+    "ne_flops": [dict(n_links=Arg(6, Kind("int", size=True)))],
+    "doc_line_errors": [lambda ctx: dict(
+        doc_fn=Arg(kl.rnea_doc000, Kind("function")),
+        reference=Arg(np.zeros(3), Kind("array")),
+        args=Arg((models()["revolute chain"], np.zeros(3), np.ones(3), np.ones(3)), Kind("opaque")))],
+    # dynamics: integrators
+    "euler_step": [dict(f=_ode, t=0.0, x=Arg(np.array([1.0, 0.5]), Kind("free")), h=Arg(0.01, Kind("scalar")))],
+    "rk4_step": [dict(f=_ode, t=0.0, x=Arg(np.array([1.0, 0.5]), Kind("free")), h=Arg(0.01, Kind("scalar")))],
+    "semi_implicit_euler_step": [dict(f=_ode, t=0.0, x=Arg(np.array([1.0, 0.5]), Kind("free")),
+                                      h=Arg(0.01, Kind("scalar")))],
+    "integrate_euler": [dict(f=_ode)],
+    "integrate_rk4": [dict(f=_ode)],
+    "integrate_semi_implicit_euler": [dict(f=_ode)],
+    "integrate_adaptive": [dict(f=_ode, method="DOP853")],
+    "integrate_fixed_step": [dict(step=kl.rk4_step, f=_ode)],
+    "count_calls": [dict(f=_ode)],
+    # mobile
+    "RollerWheel": [_wheel()],
+    "wheel_jacobian": [dict(require_full_rank=True)],
+    "mecanum_layout": [dict(mirrored=True)],
+    "mecanum_wheel_speeds": [dict(v_body=np.array([0.3, 0.1, 0.5]))],
+    "integrate_odometry": [dict(twists=Arg(np.array([[0.3, 0.1, 0.5], [0.2, 0.0, -0.3]]), Kind("free")), dt=0.1,
+                                pose0=np.array([0.1, 0.2, 0.3]), yaw=np.array([0.3, 0.35, 0.32]))],
+    "single_wheel_check": [dict(H=Arg(kl.mecanum_matrix(0.2, 0.15, 0.05), Kind("array")), order=Arg(("FL", "FR", "RL", "RR"), Kind(
+        "sequence", extra=(("a repeated wheel", ("FL", "FL", "RL", "RR"), True),))))],
+    "identify_flipped_wheel": [dict(poses=Arg(kl.integrate_odometry(np.tile([0.3, 0.0, 0.1], (4, 1)), 0.1),
+                                              Kind("free")), dt=0.1, v_cmd=np.array([0.3, 0.0, 0.1]))],
+    "wheel_ground_forces": [dict(tau=np.array([0.5, -0.2, 0.3, 0.1]))],
+    "max_chassis_force": [dict(tau_max=Arg(np.array([1.0, 1.0, 1.0, 1.0]), Kind("array", physical="nonnegative")),
+                               direction=np.array([1.0, 0.5, 0.0]))],
+    "no_slip_row": [dict(x=0.2, y=-0.1, theta=0.3)],
+    "degree_of_mobility": [dict(C=Arg(np.array([[0.0, 1.0, 0.2], [0.0, 1.0, -0.2]]), Kind("free")))],
+    "simulate_odometry": [dict(v_cmd=Arg(np.tile([0.3, 0.1, 0.2], (20, 1)), Kind("free")), dt=Arg(0.05, Kind(
+        "scalar", physical="positive")), seed=3)],
+    "odometry_error_rms": [dict(v_cmd=Arg(np.tile([0.3, 0.1, 0.2], (10, 1)), Kind("free")), dt=Arg(0.05, Kind(
+        "scalar", physical="positive")), seeds=Arg([1, 2], Kind("sequence")), noise=Arg({"slip_std": 0.02},
+                                                                                         Kind("opaque")))],
+    # control (chapter 10)
+    "PID": [dict(kp=Arg(10.0, Kind("scalar", physical="nonnegative", skip=("an array",))),
+                 ki=Arg(2.0, Kind("scalar", physical="nonnegative", skip=("an array",))),
+                 kd=Arg(1.0, Kind("scalar", physical="nonnegative", skip=("an array",))),
+                 i_limit=Arg(5.0, Kind("scalar", physical="nonnegative", inf_ok=True, skip=("an array", "inf"))))],
+    "pid_poles": [dict(inertia=Arg(1.0, Kind("scalar", physical="positive", skip=("an array",))),
+                       kp=Arg(100.0, Kind("scalar", physical="nonnegative", skip=("an array",))),
+                       ki=Arg(10.0, Kind("scalar", physical="nonnegative", skip=("an array",))),
+                       kd=Arg(20.0, Kind("scalar", physical="nonnegative", skip=("an array",))))],
+    "pid_controller": [lambda ctx: dict(pid=Arg(kl.PID(10.0, 1.0, 2.0), Kind("object", wrong=kl.puma560())),
+                                        reference=kl.constant_reference([0.5, 0.2]),
+                                        dt=Arg(0.01, Kind("scalar", physical="positive")))],
+    "JointInertia": [dict(inertia=Arg((1.0, 2.0), Kind("free", physical="positive")), friction=lambda v: 0.1 * v)],
+    "simulate_sampled": [lambda ctx: dict(plant=Arg(kl.TwoLinkArm(), Kind("object", wrong=kl.puma560())),
+                                          law=lambda t, q, v: -20.0 * q - 5.0 * v, q0=np.array([0.1, 0.2]),
+                                          v0=np.array([0.0, 0.1]), delay_steps=1,
+                                          tau_limit=Arg(50.0, Kind("scalar", physical="nonnegative", skip=("an array",))),
+                                          substeps=2)],
+    "simulate_continuous": [lambda ctx: dict(plant=Arg(kl.TwoLinkArm(), Kind("object", wrong=kl.puma560())),
+                                             law=lambda t, q, v: -20.0 * q - 5.0 * v, q0=np.array([0.1, 0.2]),
+                                             v0=np.array([0.0, 0.1]), t_final=Arg(0.05, Kind(
+                                                 "scalar", physical="positive", size=True)), rtol=1e-8, atol=1e-10)],
+    "constant_reference": [dict(q_d=Arg(np.array([0.5, 0.2]), Kind("free")))],
+    "sine_reference": [dict(offset=np.array([0.0, 0.1]), amplitude=np.array([0.1, 0.2]), omega=np.array([1.0, 2.0]))],
+    # documents/ (the source documents' formulas as written)
+    "floating_base_dims_doc000": [dict(n_joints=Arg(12, Kind("int", size=True)))],
+    "zmp_cmp_offset_doc000": [dict(z_com=1.0, mass=50.0, pdd_com=np.array([2.0, 0.5]))],
+    "friction_pyramid_doc000": [dict(mu=Arg(0.6, Kind("scalar", physical="nonnegative")))],
+    "planar_3r_singularities_doc000": [dict(q=np.array([0.3, 0.5, -0.4]))],
+    "nullspace_step_doc000": [dict(J=kl.geometric_jacobian(arm3(), [0.3, 0.5, -0.4])[:2], dx=np.array([0.01, -0.02]),
+                                   z=np.array([0.1, -0.1, 0.2]), damping=0.1)],
+    "skew_check_doc000": [dict(M_dot=np.array([[0.0, -0.3], [-0.3, 0.0]]), C=np.array([[-0.15, -0.3], [0.15, 0.0]]))],
+    "rnea_operations_doc000": [dict(n_links=Arg(6, Kind("int", size=True)))],
+    "joint_pid_update_doc001": [dict(err=0.1, dt=0.01, gravity_ff=0.5, i_term=0.0, prev_err=0.05, kp=100.0, ki=10.0,
+                                     kd=5.0)],
+    "joint_pid_poles_doc001": [dict(inertia=Arg(1.0, Kind("scalar", physical="positive")), kp=100.0, kd=5.0)],
+    "cartesian_impedance_doc001": [dict(J_local=rng(40).normal(size=(6, 3)), x_err=rng(41).normal(size=6) * 0.01,
+                                        dx_err=rng(42).normal(size=6) * 0.1, K=np.full(6, 100.0), D=np.full(6, 10.0),
+                                        gravity=np.array([0.0, 4.9, 1.2]))],
+    "dh_a_doc002": [dict(a=0.3, alpha=0.7, d=0.2, theta=-0.4)],
+    "sym_dh_a_doc002": [dict(a=Arg(1, Kind("scalar")), alpha=Arg(0, Kind("scalar")), d=0.5, theta=sp.Symbol("q"))],
+    "is_singular_doc002": [dict(J=np.array([[1.0, 0.5], [0.2, 0.9]]))],
+    "ik_converged_doc002": [dict(dx=Arg(np.array([1e-3, 2e-3, 0.0, 0.01, 0.0, 0.0]), Kind("free")))],
+    "mecanum_efficiency_doc002": [dict(gamma=np.pi / 4)],
+}
+
+#: public classes that are result records, built only by the library (reason)
+NOT_CALLED = {
+    "InputError": "the exception class of the contract itself",
+    "IKResult": "result record of ik_newton / ik_two_link",
+    "SingularityReport": "result record of singularity_report",
+    "ResolvedRateResult": "result record of resolved_rate",
+    "SignCheck": "result record of single_wheel_check",
+    "OdometryRun": "result record of simulate_odometry",
+    "NewtonEulerTerms": "result record of newton_euler_terms",
+    "SimulationResult": "result record of simulate_sampled / simulate_continuous",
+    "LagrangianModel": "symbolic record built by derive_lagrangian (functions taking it check its type)",
+    "NumericLagrangian": "record of compiled functions built by to_numeric (functions taking it check its type)",
+}
+
+#: results that may legitimately be infinite (reason)
+MAY_RETURN_INF = {
+    "condition_number": "kappa = inf is the documented value at a singular J",
+    "singularity_report": "kappa = inf is the documented value at a singular J",
+}
+
+#: (function, argument, mutation label) whose finite result is accepted although the mutation is
+#: normally refused (reason)
+ACCEPTED = {
+    ("degree_of_mobility", "C", "empty"): "no sliding constraint at all: an omnidirectional chassis (delta_m = 3)",
+    ("wrap_angle", "angle", "empty"): "elementwise: an empty array wraps to an empty array",
+}
