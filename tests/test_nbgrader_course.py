@@ -136,7 +136,8 @@ class Course:
     references: dict = field(default_factory=dict)  # notebook -> {answer: reference}
     validated: str = ""                              # the notebook given to validate
     expected_failures: set = field(default_factory=set)
-    validation: dict = field(default_factory=dict)  # Validator results
+    validation: dict = field(default_factory=dict)  # Validator results (mixed notebook)
+    validation_solved: dict = field(default_factory=dict)  # ... and the solution notebook
 
 
 CONFIG = """c = get_config()
@@ -203,7 +204,7 @@ def course(tmp_path_factory) -> Course:
             jobs[student] = subprocess.Popen(
                 [sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT, "--student", student, "--create"],
                 cwd=course_copy, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        # meanwhile: validate one notebook with a wrong, an unanswered and solved answers
+        # meanwhile: validate one notebook with a wrong, an unanswered and solved answers, and the solutions
         first = SOLUTIONS[0]
         nb, wrong, unanswered = mixed_answers(nbformat.read(first, as_version=4),
                                               nbformat.read(release / first.name, as_version=4))
@@ -211,6 +212,9 @@ def course(tmp_path_factory) -> Course:
         nbformat.write(nb, root / "validate" / first.name)
         result.validated, result.expected_failures = first.name, {wrong, unanswered}
         result.validation = Validator(config=_config(root)).validate(str(root / "validate" / first.name))
+        (root / "validate-solved").mkdir()
+        shutil.copy(first, root / "validate-solved" / first.name)
+        result.validation_solved = Validator(config=_config(root)).validate(str(root / "validate-solved" / first.name))
     for student, job in jobs.items():
         log, _ = job.communicate(timeout=1800)
         result.logs[student] = log
@@ -318,7 +322,9 @@ def test_only_checks_fail_and_nothing_warns(course, student):
 
 
 def test_validate_fails_wrong_and_unanswered_and_passes_solved(course):
-    """nbgrader validate (Python API) fails exactly the checks of the wrong and the unanswered answer."""
+    """nbgrader validate (Python API) fails exactly the checks of the wrong and the unanswered
+    answer, and passes the solution notebook ("Success!": no failed cell)."""
+    assert course.validation_solved == {}, course.validation_solved
     failed = course.validation.get("failed", [])
     assert set(course.validation) == {"failed"}, course.validation
     graded = {c.metadata.nbgrader.grade_id: c.source.strip()
