@@ -343,6 +343,34 @@ def _pendulum_state(t_final: float = 0.05):
                     "scalar", physical="positive", size=True)), dt=Arg(0.01, Kind("scalar", physical="positive", size=True)))
 
 
+def _nonneg(value: float) -> Arg:
+    return Arg(value, Kind("scalar", physical="nonnegative", skip=("an array",)))
+
+
+@functools.lru_cache(maxsize=None)
+def _regressors() -> tuple:
+    """Y (8, 3, 30) and tau (8, 3) of the revolute chain at seeded random states."""
+    m, g = models()["revolute chain"], rng(52)
+    states = [(kl.random_configuration(m, g), g.normal(size=3), g.normal(size=3)) for _ in range(8)]
+    Y = np.array([kl.joint_torque_regressor(m, *s) for s in states])
+    return Y, np.array([kl.rnea(m, *s) for s in states])
+
+
+@functools.lru_cache(maxsize=None)
+def _base():
+    return kl.base_parameters(_regressors()[0])
+
+
+@functools.lru_cache(maxsize=None)
+def _trajectory():
+    return kl.fourier_trajectory(np.zeros(3), 0.2 * np.eye(3)[:, :2], 0.1 * np.ones((3, 2)), f0=0.5)
+
+
+@functools.lru_cache(maxsize=None)
+def _measurements():
+    return kl.measure_trajectory(models()["revolute chain"], _trajectory(), 0.5, rate=200.0)
+
+
 EXAMPLES = {
     # geometry
     "quat_multiply": [dict(q1=np.array([0.1, 0.2, 0.3, 0.927]), q2=np.array([-0.3, 0.1, 0.0, 0.949]))],
@@ -539,6 +567,87 @@ EXAMPLES = {
     "is_singular_doc002": [dict(J=np.array([[1.0, 0.5], [0.2, 0.9]]))],
     "ik_converged_doc002": [dict(dx=Arg(np.array([1e-3, 2e-3, 0.0, 0.01, 0.0, 0.0]), Kind("free")))],
     "mecanum_efficiency_doc002": [dict(gamma=np.pi / 4)],
+    # identification (chapter 11)
+    "coulomb_viscous_friction": [dict(v=Arg(np.array([0.3, -0.2, 0.0]), Kind("elementwise")), f_c=_nonneg(0.2),
+                                      f_v=_nonneg(0.05))],
+    "stribeck_friction": [dict(v=Arg(np.array([0.3, -0.2, 0.01]), Kind("elementwise")), f_c=_nonneg(0.2),
+                               f_s=_nonneg(0.3), f_v=_nonneg(0.05), v_s=Arg(0.02, Kind("scalar", physical="positive")),
+                               delta=Arg(2.0, Kind("scalar", physical="positive")))],
+    "LuGre": [dict(sigma0=Arg(1e4, Kind("scalar", physical="positive")), sigma1=_nonneg(30.0), sigma2=_nonneg(0.05),
+                   f_c=_nonneg(0.2), f_s=_nonneg(0.3), v_s=Arg(0.02, Kind("scalar", physical="positive")))],
+    "friction_regressor": [dict(v=Arg(np.array([0.3, -0.2, 0.1]), Kind("free", skip=("an extra axis",))))],
+    "simulate_friction_loop": [lambda ctx: dict(
+        inertia=Arg(0.02, Kind("scalar", physical="positive")),
+        friction=Arg(kl.LuGre(1e3, 5.0, 0.05, 0.2, 0.3, 0.02), Kind("object", wrong=kl.puma560())),
+        pid=Arg(kl.PID(20.0, 1.0, 1.0), Kind("object", wrong=kl.puma560())), amplitude=0.5, frequency=0.5,
+        t_final=Arg(0.02, Kind("scalar", physical="positive", size=True)),
+        dt=Arg(0.002, Kind("scalar", physical="positive", size=True)), substeps=Arg(2, Kind("int", size=True)))],
+    "reflected_inertia": [dict(J_motor=_nonneg(1.5e-5), J_load=_nonneg(0.02), ratio=Arg(19.2, Kind(
+        "scalar", physical="positive")))],
+    "gear_output_torque": [dict(tau_motor=Arg(np.array([0.5, -0.2]), Kind("elementwise")), ratio=Arg(19.2, Kind(
+        "scalar", physical="positive")), efficiency=Arg(0.9, Kind("scalar", physical="positive")))],
+    "rotor_armature": [dict(J_rotor=Arg(np.array([1.5e-5, 1.5e-5, 1.0e-5]), Kind("array", physical="nonnegative")),
+                            ratio=Arg(np.array([19.2, 19.2, 36.0]), Kind("array", physical="positive")))],
+    "mass_matrix_with_armature": [lambda ctx: dict(armature=Arg(np.full(ctx.nv, 0.01), Kind(
+        "array", physical="nonnegative")))],
+    "forward_dynamics_with_armature": [lambda ctx: dict(armature=Arg(np.full(ctx.nv, 0.01), Kind(
+        "array", physical="nonnegative")))],
+    "body_regressor": [dict(a=np.array([0.1, -0.2, 9.81, 0.3, 0.1, -0.2]), v=np.array([0.2, 0.1, 0.0, -0.3, 0.5, 0.1]))],
+    "inertia_from_parameters": [dict(pi=kl.inertial_parameters_of(
+        kl.spatial_inertia(2.0, [0.1, -0.2, 0.3], np.diag([0.1, 0.2, 0.25]))))],
+    "subtree_model": [lambda ctx: dict(root=Arg(ctx.obj.body_names[0], Kind("option")))],
+    "stack_regressor": [lambda ctx: dict(Y=Arg(_regressors()[0], Kind("free")), tau=Arg(_regressors()[1], Kind("free")))],
+    "base_parameters": [lambda ctx: dict(W=Arg(_regressors()[0], Kind("free")), method="svd")],
+    "regressor_rank": [lambda ctx: dict(W=Arg(_regressors()[0], Kind("free")))],
+    "FourierTrajectory": [dict(q0=np.array([0.1, -0.2]), a=np.array([[0.1, 0.05], [0.0, 0.2]]),
+                               b=np.array([[0.0, 0.1], [0.1, -0.05]]), f0=Arg(0.2, Kind("scalar", physical="positive")))],
+    "fourier_trajectory": [dict(q0=np.array([0.1, -0.2]), a=np.array([[0.1, 0.05], [0.0, 0.2]]),
+                                b=np.array([[0.0, 0.1], [0.1, -0.05]]), f0=Arg(0.2, Kind("scalar", physical="positive")))],
+    "random_excitation": [dict(lower=np.array([-1.0, -2.0]), upper=np.array([1.0, 1.5]), qd_max=Arg(np.array(
+        [2.0, 3.0]), Kind("array", physical="positive")), n_harmonics=Arg(3, Kind("int", size=True)))],
+    "optimize_excitation": [lambda ctx: dict(
+        model=Arg(models()["revolute chain"], Kind("object", wrong=kl.puma560())),
+        columns=Arg(_base().independent, Kind("sequence")), lower=np.full(3, -1.5), upper=np.full(3, 1.5),
+        qd_max=Arg(np.full(3, 3.0), Kind("array", physical="positive")), n_harmonics=Arg(2, Kind("int", size=True)),
+        n_samples=Arg(12, Kind("int", size=True)), maxiter=Arg(1, Kind("int", size=True)))],
+    "lowpass_zero_phase": [dict(x=Arg(np.sin(np.linspace(0.0, 3.0, 120))[:, None] * [1.0, 2.0], Kind("free")),
+                                sample_rate=Arg(100.0, Kind("scalar", physical="positive")),
+                                cutoff=Arg(10.0, Kind("scalar", physical="positive")))],
+    "central_difference": [dict(x=Arg(np.sin(np.linspace(0.0, 1.0, 20)), Kind("free", skip=("an extra axis",))),
+                                dt=Arg(0.05, Kind("scalar", physical="positive")))],
+    "add_noise": [dict(x=Arg(np.ones((5, 2)), Kind("free")), std=Arg(np.array([0.1, 0.2]), Kind(
+        "array", physical="nonnegative")))],
+    "identify_parameters": [lambda ctx: dict(W=Arg(_regressors()[0][:, :, list(_base().independent)], Kind("free")),
+                                             tau=Arg(_regressors()[1], Kind("free")))],
+    "torque_prediction_error": [lambda ctx: dict(
+        W=Arg(_regressors()[0][:, :, list(_base().independent)], Kind("free")), tau=Arg(_regressors()[1], Kind("free")),
+        params=np.linalg.lstsq(_regressors()[0][:, :, list(_base().independent)].reshape(-1, _base().rank),
+                               _regressors()[1].ravel(), rcond=None)[0])],
+    "joint_noise_weights": [dict(residual=Arg(rng(50).normal(size=(20, 3)) * [0.1, 0.2, 0.3], Kind("free")))],
+    "measure_trajectory": [lambda ctx: dict(model=Arg(models()["revolute chain"], Kind("object", wrong=kl.puma560())),
+                                            trajectory=Arg(_trajectory(), Kind("object", wrong=kl.puma560())),
+                                            duration=Arg(0.05, Kind("scalar", physical="positive", size=True)),
+                                            rate=Arg(200.0, Kind("scalar", physical="positive", size=True)),
+                                            q_noise=_nonneg(1e-4), tau_noise=_nonneg(1e-3), rng=rng(51))],
+    "process_measurements": [lambda ctx: dict(raw=Arg(_measurements(), Kind("object", wrong=kl.puma560())),
+                                              cutoff=Arg(15.0, Kind("scalar", physical="positive")))],
+    "identification_regressor": [lambda ctx: dict(
+        model=Arg(models()["revolute chain"], Kind("object", wrong=kl.puma560())),
+        base=Arg(_base(), Kind("object", wrong=kl.puma560())), q=Arg(_measurements().q[:10], Kind("free")),
+        qd=Arg(_measurements().qd[:10], Kind("free")), qdd=Arg(_measurements().qdd[:10], Kind("free")))],
+    "identification_data": [lambda ctx: dict(
+        model=Arg(models()["revolute chain"], Kind("object", wrong=kl.puma560())),
+        base=Arg(_base(), Kind("object", wrong=kl.puma560())), data=Arg(_measurements(), Kind("object", wrong=3)),
+        decimate=Arg(5, Kind("int", size=True)), trim=Arg(0.1, Kind("scalar", size=True)))],
+    "true_identification_parameters": [lambda ctx: dict(
+        model=Arg(models()["revolute chain"], Kind("object", wrong=kl.puma560())),
+        base=Arg(_base(), Kind("object", wrong=kl.puma560())), f_v=_nonneg(0.05), f_c=_nonneg(0.1))],
+    "identify_doc001": [lambda ctx: dict(Y_list=Arg(list(_regressors()[0]), Kind("sequence")),
+                                         tau_list=Arg(list(_regressors()[1]), Kind("sequence")))],
+    "lugre_doc001": [dict(z=0.001, v=0.2, sigma0=Arg(1e4, Kind("scalar", physical="positive")),
+                          g=lambda v: 0.2 + 0.1 * np.exp(-(v / 0.02) ** 2))],
+    "reflected_inertia_energy_doc002": [dict(J_motor=_nonneg(1.5e-5), J_load=_nonneg(0.02), ratio=Arg(19.2, Kind(
+        "scalar", physical="positive")))],
 }
 
 #: public classes that are result records, built only by the library (reason)
@@ -551,6 +660,13 @@ NOT_CALLED = {
     "OdometryRun": "result record of simulate_odometry",
     "NewtonEulerTerms": "result record of newton_euler_terms",
     "SimulationResult": "result record of simulate_sampled / simulate_continuous",
+    "FrictionLoop": "result record of simulate_friction_loop",
+    "ReflectedInertia": "result record of reflected_inertia",
+    "BaseParameters": "result record of base_parameters (functions taking it check its type)",
+    "ExcitationResult": "result record of optimize_excitation",
+    "Identification": "result record of identify_parameters",
+    "TorqueError": "result record of torque_prediction_error",
+    "Measurements": "result record of measure_trajectory / process_measurements",
     "LagrangianModel": "symbolic record built by derive_lagrangian (functions taking it check its type)",
     "NumericLagrangian": "record of compiled functions built by to_numeric (functions taking it check its type)",
 }
