@@ -10,6 +10,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..arms.dh import DHRobot, dh_frames
+from .widgets import DPI
 
 __all__ = [
     "new_figure",
@@ -29,7 +30,7 @@ AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")
 def new_figure(nrows: int = 1, ncols: int = 1, size=(6.0, 4.0), projection: str | None = None):
     """(fig, axes): a standalone figure; ``projection='3d'`` for 3-D axes. axes is a single Axes
     for 1x1, else an array."""
-    fig = Figure(figsize=size, layout="constrained")
+    fig = Figure(figsize=size, dpi=DPI, layout="constrained")
     kw = {"projection": projection} if projection else {}
     axes = [fig.add_subplot(nrows, ncols, k + 1, **kw) for k in range(nrows * ncols)]
     return fig, axes[0] if len(axes) == 1 else np.array(axes).reshape(nrows, ncols).squeeze()

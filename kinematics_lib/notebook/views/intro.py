@@ -15,7 +15,7 @@ import numpy as np
 from ... import _validate as check
 from ..plotting import draw_frame, new_figure, set_equal_3d
 from ...geometry.rotations import matrix_to_axis_angle, matrix_to_quat, matrix_to_rpy, rot_y, rot_z, rpy_to_matrix
-from ..widgets import View
+from ..widgets import View, slider_labels
 
 __all__ = ["rpy_rate_matrix", "frame_view", "GIMBAL_WARNING"]
 
@@ -60,6 +60,7 @@ def _status(pitch: float, rpy_deg: np.ndarray, cos_p: float) -> str:
     return "regular: roll, pitch and yaw are unique for pitch in (-90, 90) deg"
 
 
+@slider_labels(roll_deg="roll φ [deg]", pitch_deg="pitch θ [deg]", yaw_deg="yaw ψ [deg]")
 def frame_view(roll_deg: float = 30.0, pitch_deg: float = 20.0, yaw_deg: float = 40.0) -> View:
     """World frame {W} and frame {B} with R_WB = Rz(yaw) Ry(pitch) Rx(roll) (URDF roll-pitch-yaw).
 

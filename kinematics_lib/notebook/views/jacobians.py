@@ -14,7 +14,7 @@ from ...arms.dh import DHRobot, dh_end_effector, planar_arm
 from ...arms.ik import IKResult, ResolvedRateResult, dls_step, ik_two_link, pinv_step
 from ...arms.kinematics import geometric_jacobian, singularity_report
 from ..plotting import arm_points, draw_chain, draw_ellipse, new_figure, planar_axes
-from ..widgets import View
+from ..widgets import View, slider_labels
 
 __all__ = [
     "manipulability_ellipse_view",
@@ -41,6 +41,7 @@ def _planar_axes(ax, reach: float, title: str = "") -> None:
     planar_axes(ax, 1.15 * reach, title)
 
 
+@slider_labels(q1="q₁ [rad]", q2="q₂ [rad]", L1="L₁ [m]", L2="L₂ [m]", scale="ellipse scale [m·s/rad]")
 def manipulability_ellipse_view(q2: float = 1.0, q1: float = 0.4, L1: float = 1.0, L2: float = 0.7,
                                 scale: float = 0.5) -> View:
     """Planar 2R arm with its velocity manipulability ellipse (可操作度椭圆) at the tip.
@@ -276,6 +277,8 @@ def drift_view(results: Mapping[str, ResolvedRateResult]) -> View:
     return View(fig, "\n".join(lines))
 
 
+@slider_labels(x="target x [m]", y="target y [m]", L1="L₁ [m]", L2="L₂ [m]", q1_now="current q₁ [rad]",
+               q2_now="current q₂ [rad]")
 def two_link_ik_view(x: float = 1.2, y: float = 0.6, L1: float = 1.0, L2: float = 0.7,
                      q1_now: float = 0.0, q2_now: float = 1.0) -> View:
     """Analytic 2R IK: the reachable annulus, both elbow branches and the one nearest q_now."""
