@@ -59,7 +59,7 @@ def manipulability_ellipse_view(q2: float = 1.0, q1: float = 0.4, L1: float = 1.
     P = _arm_points(arm, q)
     fig, (ax, ax_w) = new_figure(1, 2, size=(9.0, 4.2))
     draw_chain(ax, P)
-    draw_ellipse(ax, P[-1], scale * J)
+    draw_ellipse(ax, P[-1], scale * J, label=f"|qdot| <= 1 rad/s (x{scale:g})")  # named in the title, no legend
     for k in range(2):
         ax.annotate("", xy=P[-1] + scale * s[k] * U[:, k], xytext=P[-1],
                     arrowprops=dict(arrowstyle="->", color=COLORS[k + 2], lw=1.5))
