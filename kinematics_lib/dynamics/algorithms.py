@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from .model import Model, jcalc, joint_transforms
-from ..geometry.spatial import apply_each, crf, crf_bar, crm, cross_force, cross_motion
+from .model import Model, _jcalc, _joint_transforms, state
+from ..geometry.spatial import _crf, _crm, _skew
 
 __all__ = [
     "rnea",
@@ -34,17 +34,31 @@ __all__ = [
 ]
 
 
-def _state(model: Model, q, v=None, a=None, name_a: str = "a"):
+def _state(model: Model, q, *va, name_a: str = "a"):
     """Validated float arrays (q, [v, [a]]); bad input raises ValueError naming the argument."""
-    out = []
-    for x, n, name in ((q, model.nq, "q"), (v, model.nv, "v"), (a, model.nv, name_a)):
-        if x is None:
-            continue
-        arr = np.asarray(x, dtype=float) if isinstance(x, np.ndarray) else None
-        # fast path: a finite float vector of the right length (x . 0 is NaN iff x has inf/NaN)
-        if arr is None or arr.shape != (n,) or arr.dot(np.zeros(n)) != 0.0:
-            arr = check.vector(x, n, name)
-        out.append(arr)
+    return state(model, q, *va, name_a=name_a, batch=False)
+
+
+def cross_motion(v: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """v x m for stacks of motion vectors (checked input)."""
+    return (_crm(v) @ m[..., None])[..., 0]
+
+
+def cross_force(v: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """v x* f for stacks of motion and force vectors (checked input)."""
+    return (_crf(v) @ f[..., None])[..., 0]
+
+
+def apply_each(M: np.ndarray, x: np.ndarray) -> np.ndarray:
+    return (M @ x[:, :, None])[:, :, 0]
+
+
+def crf_bar(h: np.ndarray) -> np.ndarray:
+    """The matrix of v -> v x* h (see :func:`kinematics_lib.geometry.spatial.crf_bar`)."""
+    F, N = _skew(h[:3]), _skew(h[3:])
+    out = np.zeros((6, 6))
+    out[:3, 3:] = out[3:, :3] = -F
+    out[3:, 3:] = -N
     return out
 
 
@@ -56,7 +70,7 @@ def _gravity_acceleration(model: Model) -> np.ndarray:
 def body_transforms(model: Model, q) -> list[np.ndarray]:
     """Xup[i] for every body: the motion transform from the parent's coordinates to body i's."""
     (q,) = _state(model, q)
-    return [jcalc(model, i, q[model.q_slice[i]])[0] for i in range(model.nb)]
+    return [_jcalc(model, i, q[model.q_slice[i]])[0] for i in range(model.nb)]
 
 
 def _joint_motions(model: Model, qd: np.ndarray) -> np.ndarray:
@@ -92,7 +106,7 @@ def rnea(model: Model, q, v, a) -> np.ndarray:
     """
     q, v, a = _state(model, q, v, a)
     nb, parent, I = model.nb, model.parent, model.inertia
-    Xup = list(joint_transforms(model, q))  # jcalc: Xup_i maps parent coordinates to body i
+    Xup = list(_joint_transforms(model, q))  # jcalc: Xup_i maps parent coordinates to body i
     vJ = _joint_motions(model, v)  # S_i qd_i
     vel = [None] * nb + [np.zeros(6)]
     acc = [None] * nb + [_gravity_acceleration(model)]
@@ -107,7 +121,7 @@ def rnea(model: Model, q, v, a) -> np.ndarray:
     for i in range(nb - 1, -1, -1):  # inward pass: f_parent += Xup_i^T f_i
         if parent[i] >= 0:
             f[parent[i]] = f[parent[i]] + Xup[i].T.dot(f[i])
-    return _joint_forces(model, np.array(f))  # tau_i = S_i^T f_i
+    return check.finite_result(_joint_forces(model, np.array(f)), "tau", "q, v, a")  # tau_i = S_i^T f_i
 
 
 def crba(model: Model, q) -> np.ndarray:
@@ -118,7 +132,7 @@ def crba(model: Model, q) -> np.ndarray:
     """
     (q,) = _state(model, q)
     nb, parent, S = model.nb, model.parent, model.S
-    Xup = list(joint_transforms(model, q))
+    Xup = list(_joint_transforms(model, q))
     IC = list(model.inertia.copy())
     for i in range(nb - 1, -1, -1):  # composite inertias, leaves first
         if parent[i] >= 0:
@@ -135,7 +149,7 @@ def crba(model: Model, q) -> np.ndarray:
             vj = model.v_slice[j]
             M[vi, vj] = F.T @ S[j]
             M[vj, vi] = M[vi, vj].T
-    return M
+    return check.finite_result(M, "M", "q")
 
 
 def mass_matrix_by_rnea(model: Model, q) -> np.ndarray:
@@ -156,7 +170,7 @@ def aba(model: Model, q, v, tau) -> np.ndarray:
     """
     q, v, tau = _state(model, q, v, tau, name_a="tau")
     nb, parent, S, I = model.nb, model.parent, model.S, model.inertia
-    Xup = list(joint_transforms(model, q))
+    Xup = list(_joint_transforms(model, q))
     vJ = _joint_motions(model, v)
     vel = [None] * nb + [np.zeros(6)]
     for i in range(nb):  # pass 1: velocities (then, for all bodies: c = v x vJ, pA = v x* I v)
@@ -169,7 +183,7 @@ def aba(model: Model, q, v, tau) -> np.ndarray:
     for i in range(nb - 1, -1, -1):  # pass 2: articulated-body inertias, leaves first
         U[i] = IA[i] @ S[i]
         D = S[i].T @ U[i]  # (1, 1) for a 1-dof joint, (6, 6) for a free one
-        D_inv[i] = 1.0 / D if D.shape == (1, 1) else np.linalg.inv(D)
+        D_inv[i] = _inverse_D(model, i, D)
         u[i] = tau[model.v_slice[i]] - S[i].T @ pA[i]
         if parent[i] >= 0:
             Ia = IA[i] - U[i] @ D_inv[i] @ U[i].T
@@ -184,16 +198,45 @@ def aba(model: Model, q, v, tau) -> np.ndarray:
         qdd_i = D_inv[i] @ (u[i] - U[i].T @ a_p)
         qdd[model.v_slice[i]] = qdd_i
         acc[i] = a_p + S[i] @ qdd_i
-    return qdd
+    return check.finite_result(qdd, "the acceleration a", "q, v, tau")
+
+
+def _subtree(model: Model, i: int) -> list[int]:
+    out = [i]
+    for j in range(i + 1, model.nb):
+        if model.parent[j] in out:
+            out.append(j)
+    return out
+
+
+def _inverse_D(model: Model, i: int, D: np.ndarray) -> np.ndarray:
+    """D_i^-1 (RBDA Table 7.1); a singular D_i (the joint moves a massless subtree) raises."""
+    scale = max(float(np.abs(model.inertia).max()), 1e-300)
+    check.finite_result(D, "the articulated inertia D", "q, v, tau")
+    if D.shape == (1, 1):
+        if D[0, 0] > 1e-12 * scale:
+            return 1.0 / D
+        ok = False
+    else:
+        ok = np.linalg.eigvalsh(0.5 * (D + D.T))[0] > 1e-12 * scale
+        if ok:
+            return np.linalg.inv(D)
+    names = ", ".join(model.body_names[j] for j in _subtree(model, i))
+    raise check.InputError(
+        f"model: joint {model.body_joint[i]!r} moves a subtree without inertia along its axis "
+        f"(bodies {names}): its articulated inertia D = S^T I^A S is singular and the "
+        "forward dynamics is undefined; give those bodies mass (or lock the joint)")
 
 
 def nonlinear_effects(model: Model, q, v) -> np.ndarray:
     """h(q, v) = C(q, v) v + g(q)  (nv,): RNEA with zero acceleration."""
+    q, v = _state(model, q, v)
     return rnea(model, q, v, np.zeros(model.nv))
 
 
 def gravity_torque(model: Model, q) -> np.ndarray:
     """g(q) (nv,): the joint torques that hold the robot still (RNEA with v = a = 0)."""
+    (q,) = _state(model, q)
     return rnea(model, q, np.zeros(model.nv), np.zeros(model.nv))
 
 
@@ -203,13 +246,13 @@ def _world_quantities(model: Model, q, v):
     X0 = [None] * nb  # X0[i]: motion transform body i -> world  (= Xup-chain inverted)
     S_w, Sdot_w, vel_w, I_w = ([None] * nb for _ in range(4))
     for i in range(nb):
-        Xup, S = jcalc(model, i, q[model.q_slice[i]])
+        Xup, S = _jcalc(model, i, q[model.q_slice[i]])
         X_i0 = Xup if parent[i] < 0 else Xup @ np.linalg.inv(X0[parent[i]])
         X0[i] = np.linalg.inv(X_i0)
         S_w[i] = X0[i] @ S
         vJ = S_w[i] @ v[model.v_slice[i]]
         vel_w[i] = vJ if parent[i] < 0 else vel_w[parent[i]] + vJ
-        Sdot_w[i] = crm(vel_w[i]) @ S_w[i]  # d/dt of an axis fixed in body i
+        Sdot_w[i] = _crm(vel_w[i]) @ S_w[i]  # d/dt of an axis fixed in body i
         I_w[i] = X_i0.T @ model.inertia[i] @ X_i0
     return S_w, Sdot_w, vel_w, I_w
 
@@ -239,9 +282,9 @@ def coriolis_matrix(model: Model, q, v) -> np.ndarray:
         J = np.hstack([S_w[j] for j in cols])
         Jdot = np.hstack([Sdot_w[j] for j in cols])
         I, vi = I_w[i], vel_w[i]
-        B = 0.5 * (crf(vi) @ I - I @ crm(vi) + crf_bar(I @ vi))
+        B = 0.5 * (_crf(vi) @ I - I @ _crm(vi) + crf_bar(I @ vi))
         C[np.ix_(idx, idx)] += J.T @ (I @ Jdot + B @ J)
-    return C
+    return check.finite_result(C, "C", "q, v")
 
 
 def kinetic_energy(model: Model, q, v) -> float:
@@ -250,22 +293,23 @@ def kinetic_energy(model: Model, q, v) -> float:
     vel = [None] * model.nb
     total = 0.0
     for i in range(model.nb):
-        Xup, S = jcalc(model, i, q[model.q_slice[i]])
+        Xup, S = _jcalc(model, i, q[model.q_slice[i]])
         vJ = S @ v[model.v_slice[i]]
         p = model.parent[i]
         vel[i] = vJ if p < 0 else Xup @ vel[p] + vJ
         total += 0.5 * vel[i] @ model.inertia[i] @ vel[i]
-    return float(total)
+    return float(check.finite_result(total, "T", "q, v"))
 
 
 def potential_energy(model: Model, q) -> float:
     """V = -sum_i m_i g . c_i  (J), with c_i the world position of body i's centre of mass."""
-    from .frames import forward_kinematics
+    from .frames import _forward_kinematics
     from ..geometry.spatial import inertia_parts
 
-    T = forward_kinematics(model, q)
+    (q,) = _state(model, q)
+    T = _forward_kinematics(model, q)
     V = 0.0
     for i in range(model.nb):
         m, c, _ = inertia_parts(model.inertia[i])
         V -= m * model.gravity @ (T[i, :3, :3] @ c + T[i, :3, 3])
-    return float(V)
+    return float(check.finite_result(V, "V", "q"))

@@ -272,14 +272,27 @@ def _joint_constants(model: Model) -> dict:
             "one_dof": np.array(one_dof), "free": tuple(i for i, o in enumerate(one_dof) if not o),
             "v_one": np.array([model.v_slice[i].start for i in range(model.nb) if one_dof[i]], dtype=int),
             "q1": np.array([model.q_slice[i].start if one_dof[i] else 0 for i in range(model.nb)]),
-            "v1": np.array([model.v_slice[i].start if one_dof[i] else 0 for i in range(model.nb)])}
+            "v1": np.array([model.v_slice[i].start if one_dof[i] else 0 for i in range(model.nb)]),
+            "quaternions": tuple(slice(model.q_slice[i].start + 3, model.q_slice[i].start + 7)
+                                 for i, o in enumerate(one_dof) if not o)}
 
 
 def jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
     """(Xup_i, S_i): motion transform parent -> body i at joint coordinates q_i, and the motion subspace.
 
-    Xup_i = X_J(q_i) X_tree_i (RBDA eq. 4.x); S_i (6, nv_i) in body-i coordinates.
+    Xup_i = X_J(q_i) X_tree_i (RBDA eq. 4.x); S_i (6, nv_i) in body-i coordinates. i: body index
+    (0 ... nb - 1); q_i (nq_i,): that joint's coordinates (a free joint's quaternion of unit norm).
     """
+    check.model(model)
+    i = check.integer(i, "i", 0, model.nb - 1)
+    q_i = check.vector(q_i, model.q_slice[i].stop - model.q_slice[i].start, "q_i")
+    if model.joint_types[i] == "free":
+        _check_quaternions(q_i[None], (slice(3, 7),), "q_i")
+    return _jcalc(model, i, q_i)
+
+
+def _jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`jcalc` on checked input."""
     kind = model.joint_types[i]
     d = model._derived
     if kind == "revolute" or kind == "continuous":
@@ -292,6 +305,59 @@ def jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
         if not d["tree_is_identity"][i]:
             Xup = Xup @ d["X_tree"][i]
     return Xup, d["S"][i]
+
+
+#: a floating base's quaternion must have |norm - 1| <= QUATERNION_TOLERANCE (it is never renormalised
+#: silently; integrate_configuration keeps it unit)
+QUATERNION_TOLERANCE = 1e-6
+
+
+def _check_quaternions(q: np.ndarray, slices, name: str = "q") -> None:
+    """Raise InputError unless every quaternion q[..., s] (s in slices) has unit norm within tolerance."""
+    for s in slices:
+        quat = q[..., s]
+        n2 = np.einsum("...i,...i->...", quat, quat)
+        if not np.all(np.abs(n2 - 1.0) <= 2.0 * QUATERNION_TOLERANCE):
+            bad = np.sqrt(np.ravel(n2)[np.argmax(np.abs(np.ravel(n2) - 1.0))])
+            raise check.InputError(
+                f"{name}[{s.start}:{s.stop}] (a floating base's quaternion x, y, z, w) must have unit norm "
+                f"(within {QUATERNION_TOLERANCE:g}), got norm {bad:.6g}; normalise it, e.g. "
+                f"{name}[{s.start}:{s.stop}] /= np.linalg.norm({name}[{s.start}:{s.stop}])")
+
+
+def configuration(model: Model, q, batch: bool = True) -> np.ndarray:
+    """q checked for ``model``: shape (nq,) (or (N, nq) when ``batch``), finite, unit quaternions.
+
+    The one check of q of every public dynamics function (inner helpers take checked values).
+    """
+    q = check.batch_vector(q, model.nq, "q", batch)
+    if model._derived["quaternions"]:
+        if q.ndim == 1:
+            for s in model._derived["quaternions"]:
+                quat = q[s]
+                if not abs(quat.dot(quat) - 1.0) <= 2.0 * QUATERNION_TOLERANCE:
+                    _check_quaternions(q, (s,))
+        else:
+            _check_quaternions(q, model._derived["quaternions"])
+    return q
+
+
+_ABSENT = object()
+
+
+def state(model: Model, q, v=_ABSENT, a=_ABSENT, name_a: str = "a", batch: bool = True) -> tuple:
+    """(q, [v, [a]]) checked for ``model`` (q by :func:`configuration`; v, a of shape (nv,) or
+    (N, nv)), with one batch shape for all; bad input raises InputError naming the argument."""
+    check.model(model)
+    out = [configuration(model, q, batch)]
+    names = ["q"]
+    for x, name in ((v, "v"), (a, name_a)):
+        if x is not _ABSENT:
+            out.append(check.batch_vector(x, model.nv, name, batch))
+            names.append(name)
+    if len(out) > 1:
+        check.same_batch(out, names)
+    return tuple(out)
 
 
 def _free_joint_X(q_i) -> np.ndarray:
@@ -322,6 +388,12 @@ def joint_transforms(model: Model, q) -> np.ndarray:
     For every 1-dof joint Xup_i = X_tree_i + c1_i P1_i + c2_i P2_i with (c1, c2) = (sin q, 1 - cos q)
     for revolute joints and (q, 0) for prismatic ones; a free root joint is computed on its own.
     """
+    (q,) = state(model, q, batch=False)
+    return _joint_transforms(model, q)
+
+
+def _joint_transforms(model: Model, q: np.ndarray) -> np.ndarray:
+    """:func:`joint_transforms` on a checked q."""
     d = model._derived
     qj = q[d["q1"]]
     coeffs = np.empty((model.nb, 1, 3))  # Xup_i = [1, c1, c2] . [X_tree_i, P1_i, P2_i]
@@ -334,7 +406,7 @@ def joint_transforms(model: Model, q) -> np.ndarray:
         coeffs[:, 0, 2] = np.where(rev, 1.0 - np.cos(qj), 0.0)
     Xup = (coeffs @ d["P"]).reshape(model.nb, 6, 6)
     for i in d["free"]:
-        Xup[i] = jcalc(model, i, q[model.q_slice[i]])[0]
+        Xup[i] = _jcalc(model, i, q[model.q_slice[i]])[0]
     return Xup
 
 
