@@ -237,8 +237,10 @@ def compare_with_pinocchio(urdf, n_states: int = 5, seed: int = 0, min_time: flo
                            repeat: int = 5, foot: str = "LF_FOOT") -> PinocchioComparison:
     """RNEA, CRBA, ABA (and a foot Jacobian) of kinematics_lib vs Pinocchio on a floating-base URDF.
 
-    Both read ``urdf`` with a free-flyer root. Pinocchio's ``crba`` fills only the upper
-    triangle of M; it is symmetrised before comparing (not when timed). Times are CPU seconds
+    Both read ``urdf`` with a free-flyer root. Pinocchio's C++ ``crba`` fills only the upper
+    triangle of ``data.M``; the Python binding (Pinocchio 4.1, pinned here) returns the full symmetric
+    matrix, and ``data.M`` is then symmetric too (chapter 5 checks it). M is compared as its
+    upper triangle mirrored, which is the same matrix either way (not when timed). Times are CPU seconds
     per single call from Python (call overhead included for both). ``pin_only['full update']``
     times Pinocchio's computeAllTerms + computeABADerivatives (document 000's "full dynamics
     update including all derivatives"), which kinematics_lib has no counterpart for.
