@@ -21,6 +21,7 @@ __all__ = [
     # chapter 5
     "ne_doc001",
     "rnea_doc001",
+    "DOC001_TERM_CLAIMS",
     # chapter 10
     "joint_pid_update_doc001",
     "joint_pid_poles_doc001",
@@ -117,6 +118,22 @@ def rnea_doc001(model, q, qd, qdd, fixed=()) -> np.ndarray:
         f = Rf + F[i]
         tau[i] = z[i] @ nn
     return tau
+
+
+#: The "M / C / g" discussion after the C++ loop, as written (fractions of the torque, cost ranks):
+#: g(q) "only depends on the configuration, the cheapest to compute", "the main torque source at
+#: low speed and heavy load (60 %~90 %)"; M(q) "the most expensive (O(n^2) terms)"; C(q, qd) qd
+#: "proportional to the velocity squared, nearly zero at low speed, up to 30 % of gravity at high
+#: speed", "computational complexity comparable to M". **What is wrong.** C qd by RNEA (a = 0,
+#: minus g) is O(n) like g, while M is O(n^2): only the full matrix C (needed for the skew
+#: property, not for the dynamics) costs about as much as M. The 60-90 % and 30 % are not
+#: properties of the dynamics but of a robot, a load and a speed: g's share tends to 100 % as the
+#: speed goes to 0 and C qd grows like the speed squared (chapter 5 measures both).
+DOC001_TERM_CLAIMS = {
+    "gravity share at low speed": (0.60, 0.90),
+    "Coriolis over gravity at high speed": 0.30,
+    "cost ranking": ("g cheapest", "M most expensive, O(n^2)", "C qd comparable to M"),
+}
 
 
 # ================================================================ chapter 10: control
