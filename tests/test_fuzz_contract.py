@@ -64,9 +64,6 @@ PENDING_OTHERS = {
                            "neither)",
     "constant_reference": "chapter 10 helper (control/: an empty q_d is accepted)",
     "sine_reference": "chapter 10 helper (control/: an offset/amplitude length mismatch names only amplitude)",
-    "mass_matrix_with_armature": "coordinator, with the speed branch's q checks in kl.crba (q: None, 1e300, "
-                                 "zero quaternion)",
-    "forward_dynamics_with_armature": "coordinator, with the speed branch's q checks in kl.aba/crba",
 }
 PENDING = PENDING_SPEED | set(PENDING_OTHERS)
 
