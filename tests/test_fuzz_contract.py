@@ -63,7 +63,6 @@ PENDING_SPEED = {
 #: PENDING: public functions other helpers own, reported to them (function: owner). When their
 #: branches have landed this set must be empty.
 PENDING_OTHERS = {
-    "integrate_configuration": "chapter 6 helper (replaced by integrate/difference)",
     "ne_doc003": "review helper (documents/: arm=None reaches arm.robot before any check)",
     "aba_doc000": "review helper (documents/: model not checked, zero quaternion, overflow)",
     "crba_doc000": "review helper (documents/: model not checked)",
