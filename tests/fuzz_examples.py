@@ -465,6 +465,12 @@ EXAMPLES = {
         dt=Arg(0.01, Kind("scalar", physical="positive", size=True)), rtol=1e-8, atol=1e-10)],
     "satellite_joint_torque": [dict(model=Arg(kl.satellite_arm_model(), Kind("object", wrong=kl.puma560())),
                                     amplitude=0.5, period=2.0, kp=25.0, kd=10.0)],
+    "satellite_joint_loop": [dict(n_joints=Arg(3, Kind("int")), amplitude=0.8, period=Arg(4.0, Kind(
+        "scalar", physical="positive")), t=Arg(np.linspace(0.0, 4.0, 5), Kind("free")))],
+    "zero_momentum_base_path": [lambda ctx: None if ctx.kind != "model" or not ctx.obj.floating_base else dict(
+        qj=Arg(np.linspace(0.0, 0.2, 3 * (ctx.nv - 6)).reshape(3, ctx.nv - 6), Kind("array")),
+        qdj=Arg(np.ones((3, ctx.nv - 6)), Kind("array")),
+        dt=Arg(0.1, Kind("scalar", physical="positive")))],
     "center_of_pressure": [dict(points=np.array([[0.1, 0.1, 0.0], [0.1, -0.1, 0.0], [-0.1, 0.0, 0.0]]),
                                 forces=np.array([[1.0, 2.0, 100.0], [0.0, -1.0, 120.0], [3.0, 0.0, 80.0]]))],
     "zmp": [dict(p_com=np.array([0.02, -0.01, 0.9]), a_com=np.array([1.0, -0.5, 0.3]), mass=60.0,

@@ -49,6 +49,8 @@ __all__ = [
     "FreeFloatingRun",
     "simulate_free_floating",
     "satellite_joint_torque",
+    "satellite_joint_loop",
+    "zero_momentum_base_path",
 ]
 
 
@@ -420,15 +422,46 @@ def simulate_free_floating(model: Model, q0, v0, t_final: float, dt: float, torq
     return FreeFloatingRun(t, Q, V, h, drift)
 
 
+def _loop(A: float, w: float, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(q, qd, qdd) of joints 1 and 2 at time t: a circle in (q_1, q_2) traced with phase s(t)."""
+    s, sd, sdd = w * t - math.sin(w * t), w * (1.0 - math.cos(w * t)), w * w * math.sin(w * t)
+    S, C = math.sin(s), math.cos(s)
+    return (A * np.array([S, 1.0 - C]), A * sd * np.array([C, S]),
+            A * np.array([-S * sd * sd + C * sdd, C * sd * sd + S * sdd]))
+
+
+def satellite_joint_loop(n_joints: int, amplitude: float, period: float, t) -> tuple[np.ndarray, np.ndarray]:
+    """(q_j, qd_j), each (N, n_joints): a closed loop of the joints at the times t (N,), from rest to rest.
+
+    q_1 = amplitude sin s, q_2 = amplitude (1 - cos s), the others 0, with the phase
+    s(t) = w t - sin(w t), w = 2 pi / period: one circle per period in the (q_1, q_2) plane,
+    starting and ending at q_j = 0 with zero velocity.
+    """
+    n = check.integer(n_joints, "n_joints", 1, 1000)
+    A = check.scalar(amplitude, "amplitude")
+    w = 2.0 * math.pi / check.positive(period, "period")
+    t = check.vector(t, None, "t")
+    if t.shape[0] == 0:
+        raise check.InputError("t must have at least one entry, got an empty vector")
+    if t.shape[0] > 1_000_000:
+        raise check.InputError(f"t must have at most 1000000 entries, got {t.shape[0]}")
+    q, qd = np.zeros((t.shape[0], n)), np.zeros((t.shape[0], n))
+    k = min(2, n)
+    with np.errstate(all="ignore"):
+        for i, ti in enumerate(t):
+            qi, qdi, _ = _loop(A, w, float(ti))
+            q[i, :k], qd[i, :k] = qi[:k], qdi[:k]
+    return check.finite_result((q, qd), "the joint loop", "amplitude, period and t")
+
+
 def satellite_joint_torque(model: Model, amplitude: float = 0.8, period: float = 4.0, kp: float = 25.0,
                            kd: float = 10.0) -> Callable:
-    """tau_j(t, q, v): computed torque that makes the joints follow a closed loop, base unactuated.
+    """tau_j(t, q, v): computed torque that makes the joints follow :func:`satellite_joint_loop`, base unactuated.
 
-    q_d(t) = amplitude (sin wt, 1 - cos wt, 0, ...), w = 2 pi / period: joints 1 and 2 trace a
-    circle that starts and ends at q_j = 0. The commanded joint acceleration is
-    a_j = qdd_d + kd (qd_d - qd) + kp (q_d - q); with zero base force the base then accelerates by
-    a_b = -M_bb^-1 (M_bj a_j + h_b), and tau_j = M_jb a_b + M_jj a_j + h_j (M = CRBA, h = RNEA at
-    zero acceleration). The torque is internal: it cannot change the momentum.
+    The commanded joint acceleration is a_j = qdd_d + kd (qd_d - qd) + kp (q_d - q); with zero
+    force on the base, the base then accelerates by a_b = -M_bb^-1 (M_bj a_j + h_b), and
+    tau_j = M_jb a_b + M_jj a_j + h_j (M = CRBA, h = nonlinear effects). The torque is internal:
+    it cannot change the momentum. The loop starts and ends at rest at q_j = 0.
     """
     check.model(model)
     A = check.scalar(amplitude, "amplitude")
@@ -439,9 +472,8 @@ def satellite_joint_torque(model: Model, amplitude: float = 0.8, period: float =
 
     def torque(t, q, v):
         q_d, v_d, a_d = np.zeros(n_j), np.zeros(n_j), np.zeros(n_j)
-        s, c = math.sin(w * t), math.cos(w * t)
-        q_d[:k], v_d[:k], a_d[:k] = (A * np.array([s, 1.0 - c])[:k], A * w * np.array([c, s])[:k],
-                                     A * w * w * np.array([-s, c])[:k])
+        loop = _loop(A, w, float(t))
+        q_d[:k], v_d[:k], a_d[:k] = loop[0][:k], loop[1][:k], loop[2][:k]
         a_j = a_d + kd * (v_d - v[6:]) + kp * (q_d - q[7:])
         quat = q[3:7] / math.sqrt(float(q[3:7] @ q[3:7]))
         q = np.concatenate([q[:3], quat, q[7:]])
@@ -449,3 +481,48 @@ def satellite_joint_torque(model: Model, amplitude: float = 0.8, period: float =
         a_b = -np.linalg.solve(M[:6, :6], M[:6, 6:] @ a_j + h[:6])
         return M[6:, :6] @ a_b + M[6:, 6:] @ a_j + h[6:]
     return torque
+
+
+def zero_momentum_base_path(model: Model, q0, qj, qdj, dt: float) -> np.ndarray:
+    """q (N, nq): the base motion that keeps the momentum zero while the joints follow qj (N, n_j).
+
+    The first six rows of M v are the whole robot's momentum in base coordinates, so h = 0 means
+    M_bb v_b + M_bj qd_j = 0: v_b = -M_bb^-1 M_bj(q_j) qd_j, a velocity constraint that does not
+    integrate to a constraint on q (non-holonomic). Integrated with the trapezoidal rule on the
+    base (``integrate``); the joints take qj exactly, and the base position is then set so that
+    the CoM stays where it started (zero linear momentum *does* integrate: p_G = const). q0 gives the start base pose (its joints
+    are replaced by qj[0]); qdj (N, n_j) the joint rates (rad/s); dt the sample spacing (s).
+    Whatever joint torques produce this joint motion from rest, without gravity or contacts,
+    the base follows this path (:func:`simulate_free_floating` checks it).
+    """
+    check.model(model)
+    if not model.floating_base or model.joint_types[0] != "free":
+        raise check.InputError(f"model must have a floating base (a free root joint), got {model!r}")
+    q = configuration(model, q0, "q0").copy()
+    n_j = model.nv - 6
+    qj = check.matrix(qj, (None, n_j), "qj")
+    qdj = check.matrix(qdj, (None, n_j), "qdj")
+    if qdj.shape[0] != qj.shape[0]:
+        raise check.InputError(f"qdj must have {qj.shape[0]} rows, one per row of qj, got shape {qdj.shape}")
+    if not 1 <= qj.shape[0] <= 100_000:
+        raise check.InputError(f"qj must have 1 to 100000 rows, got {qj.shape[0]}")
+    dt = check.positive(dt, "dt")
+    out = np.empty((qj.shape[0], model.nq))
+    v_prev = None
+    for k in range(qj.shape[0]):
+        q[7:] = qj[k]
+        with np.errstate(all="ignore"):
+            M = crba(model, q)
+            v = np.concatenate([-np.linalg.solve(M[:6, :6], M[:6, 6:] @ qdj[k]), qdj[k]])
+        if not (np.isfinite(v).all() and float(np.abs(v).max()) * dt < 1e150):
+            raise check.InputError(f"qj, qdj, dt too large: the base velocity (times dt) at sample {k} overflowed")
+        if v_prev is not None:
+            step = 0.5 * (v_prev + v) * dt
+            step[6:] = 0.0
+            q = integrate(model, q, step)
+            q[7:] = qj[k]
+            q[:3] += p_G0 - center_of_mass(model, q)  # the integrable part: the CoM does not move
+        else:
+            p_G0 = center_of_mass(model, q)
+        out[k], v_prev = q, v
+    return check.finite_result(out, "the base path", "qj, qdj and dt")
