@@ -398,7 +398,8 @@ def simulate_free_floating(model: Model, q0, v0, t_final: float, dt: float, torq
         check.function(torque, "torque")
 
     def f(t, x):
-        q, v = x[:model.nq], x[model.nq:]
+        q, v = x[:model.nq].copy(), x[model.nq:]
+        q[3:7] /= math.sqrt(float(q[3:7] @ q[3:7]))  # an ODE stage drifts off unit by ~rtol
         tau = np.zeros(model.nv)
         if torque is not None:
             tau[6:] = check.vector(torque(t, q, v), n_j, "torque(t, q, v)")
@@ -512,7 +513,10 @@ def zero_momentum_base_path(model: Model, q0, qj, qdj, dt: float) -> np.ndarray:
     for k in range(qj.shape[0]):
         q[7:] = qj[k]
         with np.errstate(all="ignore"):
-            M = crba(model, q)
+            try:
+                M = crba(model, q)
+            except check.InputError as err:
+                raise check.InputError(f"qj too large (row {k}): {err}") from None
             v = np.concatenate([-np.linalg.solve(M[:6, :6], M[:6, 6:] @ qdj[k]), qdj[k]])
         if not (np.isfinite(v).all() and float(np.abs(v).max()) * dt < 1e150):
             raise check.InputError(f"qj, qdj, dt too large: the base velocity (times dt) at sample {k} overflowed")
