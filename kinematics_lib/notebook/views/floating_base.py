@@ -155,7 +155,7 @@ def satellite_view(mass_ratio: float = 0.3, amplitude: float = 0.8, t: float = 4
                      f"after the full loop the base has turned {_z(np.degrees(yaw[-1]), 3):+.3f} deg")
 
 
-def mass_matrix_blocks_figure(M: np.ndarray, title: str = "M(q)"):
+def mass_matrix_blocks_figure(M: np.ndarray, title: str = "M(q)") -> View:
     """Heat map of a floating-base mass matrix with the base/joint blocks M_bb, M_bj, M_jj outlined."""
     M = np.asarray(M, dtype=float)
     n = M.shape[0]
@@ -173,15 +173,17 @@ def mass_matrix_blocks_figure(M: np.ndarray, title: str = "M(q)"):
     ax.set_title(title, fontsize=9)
     ax.set_xlabel("column (v index)")
     ax.set_ylabel("row")
-    return fig
+    return View(fig, f"{title}: {n} x {n}, M_bb 6 x 6, M_bj 6 x {n - 6}, M_jj {n - 6} x {n - 6}")
 
 
-def quaternion_drift_figure(omega=(1.0, 2.0, 0.5), dt: float = 0.01, steps: int = 3000):
+def quaternion_drift_figure(omega=(1.0, 2.0, 0.5), dt: float = 0.01, steps: int = 3000) -> View:
     """Norm and orientation error of naive, renormalised and on-manifold quaternion integration."""
     fig, (ax, bx) = new_figure(1, 2, size=(10.0, 3.6))
     t = np.arange(steps + 1) * dt
+    lines = []
     for method, color in (("naive", "tab:red"), ("renormalised", "tab:orange"), ("exponential", "tab:green")):
         norm, err = quaternion_integration_error(np.asarray(omega, float), dt, steps, method)
+        lines.append(f"{method}: |quat| = {norm[-1]:.4f}, error = {np.degrees(err[-1]):.4f} deg")
         ax.plot(t, norm, color=color, label=method)
         bx.semilogy(t[1:], np.maximum(err[1:], 1e-17), color=color, label=method)
     ax.set_xlabel("t [s]")
@@ -194,4 +196,4 @@ def quaternion_drift_figure(omega=(1.0, 2.0, 0.5), dt: float = 0.01, steps: int 
     bx.set_title("angle between the integrated and the exact attitude", fontsize=9)
     bx.grid(True, which="both", alpha=0.3)
     bx.legend(fontsize=8)
-    return fig
+    return View(fig, f"after {steps * dt:g} s: " + "; ".join(lines))
