@@ -371,6 +371,11 @@ def _measurements():
     return kl.measure_trajectory(models()["revolute chain"], _trajectory(), 0.5, rate=200.0)
 
 
+_CONTACT_M = np.array([[2.0, 0.3, 0.0], [0.3, 1.0, 0.1], [0.0, 0.1, 1.5]])
+_CONTACT_POINTS = np.array([[0.3, 0.2, 0.0], [0.3, -0.2, 0.0], [-0.3, 0.2, 0.0], [-0.3, -0.2, 0.0]])
+_CONTACT_WRENCH = np.concatenate([[1.0, -0.5, 196.2], np.cross([0.05, 0.02, 0.4], [1.0, -0.5, 196.2])])
+
+
 EXAMPLES = {
     # geometry
     "quat_multiply": [dict(q1=np.array([0.1, 0.2, 0.3, 0.927]), q2=np.array([-0.3, 0.1, 0.0, 0.949]))],
@@ -547,6 +552,36 @@ EXAMPLES = {
                                                  "scalar", physical="positive", size=True)), rtol=1e-8, atol=1e-10)],
     "constant_reference": [dict(q_d=Arg(np.array([0.5, 0.2]), Kind("free")))],
     "sine_reference": [dict(offset=np.array([0.0, 0.1]), amplitude=np.array([0.1, 0.2]), omega=np.array([1.0, 2.0]))],
+    # contact (chapter 7)
+    "friction_pyramid": [dict(mu=Arg(0.5, Kind("scalar", physical="nonnegative")), n_faces=4, inscribed=False)],
+    "pyramid_worst_case_error": [dict(n_faces=8, inscribed=True)],
+    "pyramid_tangential_limit": [dict(mu=Arg(0.5, Kind("scalar", physical="nonnegative")), n_faces=4, inscribed=True,
+                                      phi=Arg(np.linspace(0.0, 1.5, 5), Kind("free")))],
+    "in_friction_cone": [dict(f=np.array([0.1, 0.2, 1.0]), mu=Arg(0.5, Kind("scalar", physical="nonnegative")))],
+    "kkt_dynamics": [dict(M=_CONTACT_M, h=Arg(np.array([0.1, 9.81, -0.3]), Kind("array")), J=Arg(np.array([[1.0, 1.0, 0.0]]), Kind("free")),
+                          Jdot_v=np.array([0.2]), tau=np.array([0.5, 0.0, -0.1]))],
+    "regularized_kkt_dynamics": [dict(M=_CONTACT_M, h=Arg(np.array([0.1, 9.81, -0.3]), Kind("array")),
+                                      J=Arg(np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0]]), Kind("free")),
+                                      Jdot_v=np.array([0.2, 0.2]), tau=np.array([0.5, 0.0, -0.1]),
+                                      damping=Arg(1e-6, Kind("scalar", physical="positive")))],
+    "projected_dynamics": [dict(M=_CONTACT_M, h=Arg(np.array([0.1, 9.81, -0.3]), Kind("array")), J=Arg(np.array([[1.0, 1.0, 0.0]]), Kind(
+        "array")), Jdot_v=np.array([0.2]), tau=np.array([0.5, 0.0, -0.1]))],
+    "constraint_projector": [dict(M=_CONTACT_M, J=Arg(np.array([[1.0, 1.0, 0.0]]), Kind("free")))],
+    "delassus_matrix": [dict(M=_CONTACT_M, J=Arg(np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 2.0]]), Kind("free")))],
+    "baumgarte_bias": [dict(Jdot_v=Arg(np.array([0.2, -0.1]), Kind("free")), Jv=np.array([0.01, 0.0]), c=np.array([1e-3, -2e-3]),
+                            alpha=_nonneg(5.0), beta=_nonneg(5.0))],
+    "solve_lcp": [dict(M=Arg(_CONTACT_M, Kind("array")), q=np.array([-1.0, 0.5, -0.2]))],
+    "solve_lcp_enumeration": [dict(M=Arg(_CONTACT_M, Kind("array")), q=np.array([-1.0, 0.5, -0.2]))],
+    "lcp_matrix_check": [dict(M=Arg(_CONTACT_M, Kind("array")), q=np.array([-1.0, 0.5, -0.2]))],
+    "grasp_matrix": [dict(points=Arg(_CONTACT_POINTS, Kind("free")))],
+    "contact_wrench": [dict(points=Arg(_CONTACT_POINTS, Kind("free")), forces=np.tile([0.5, -0.2, 10.0], (4, 1)))],
+    "distribute_contact_forces": [dict(points=Arg(_CONTACT_POINTS, Kind("free")), wrench=_CONTACT_WRENCH,
+                                       mu=Arg(0.6, Kind("scalar", physical="nonnegative")), n_faces=None, norm="l2"),
+                                  dict(points=Arg(_CONTACT_POINTS, Kind("free")), wrench=_CONTACT_WRENCH,
+                                       mu=Arg(0.6, Kind("scalar", physical="nonnegative")), n_faces=8, norm="l1",
+                                       weights=Arg(np.array([1.0, 2.0, 1.0, 1.0]), Kind("array", physical="positive"))),
+                                  dict(points=Arg(_CONTACT_POINTS, Kind("free")), wrench=_CONTACT_WRENCH,
+                                       mu=Arg(0.6, Kind("scalar", physical="nonnegative")), n_faces=4, norm="linf")],
     # documents/ (the source documents' formulas as written)
     "floating_base_dims_doc000": [dict(n_joints=Arg(12, Kind("int", size=True)))],
     "zmp_cmp_offset_doc000": [dict(z_com=1.0, mass=50.0, pdd_com=np.array([2.0, 0.5]))],
@@ -653,6 +688,7 @@ EXAMPLES = {
 #: public classes that are result records, built only by the library (reason)
 NOT_CALLED = {
     "InputError": "the exception class of the contract itself",
+    "LCPResult": "result record of solve_lcp",
     "IKResult": "result record of ik_newton / ik_two_link",
     "SingularityReport": "result record of singularity_report",
     "ResolvedRateResult": "result record of resolved_rate",
