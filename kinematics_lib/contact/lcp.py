@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _validate as check
 
-__all__ = ["LCPResult", "solve_lcp", "solve_lcp_enumeration", "lcp_matrix_check"]
+__all__ = ["LCPResult", "solve_lcp", "solve_lcp_enumeration", "lcp_matrix_check", "lcp_by_qp"]
 
 MAX_SIZE = 500        # unknowns accepted by solve_lcp
 MAX_ENUMERATION = 16  # 2^16 complementary bases at most
@@ -86,8 +86,9 @@ def solve_lcp(M, q, max_iter=None) -> LCPResult:
     limit = 50 * n + 100 if max_iter is None else check.integer(max_iter, "max_iter", 1, 10**6)
     if (q >= 0.0).all():
         return LCPResult(np.zeros(n), q.copy(), "solved", 0)
-    scale = max(float(np.abs(M).max()), float(np.abs(q).max()))
-    T = np.hstack([np.eye(n), -M / scale, -np.ones((n, 1)), q[:, None] / scale])
+    sM, sq = max(float(np.abs(M).max()), 1e-300), float(np.abs(q).max())
+    # scaled: LCP(M / sM, q / sq) has the solution z' = z sM / sq
+    T = np.hstack([np.eye(n), -M / sM, -np.ones((n, 1)), q[:, None] / sq])
     z0, tol = 2 * n, 1e-11
     basis = list(range(n))               # w_i basic
     r = int(np.argmin(T[:, -1]))
@@ -97,7 +98,7 @@ def solve_lcp(M, q, max_iter=None) -> LCPResult:
         _pivot(T, r, entering)
         leaving, basis[r] = basis[r], entering
         if leaving == z0:
-            return _solution(M, q, T, basis, n, it)
+            return _solution(M, q, T, basis, n, it, sq / sM)
         entering = leaving + n if leaving < n else leaving - n
         r = _leaving(T, T[:, entering], basis, z0, n, tol)
         if r is None:
@@ -105,11 +106,11 @@ def solve_lcp(M, q, max_iter=None) -> LCPResult:
     return LCPResult(np.zeros(n), q.copy(), "max iterations", it)
 
 
-def _solution(M, q, T, basis, n, it) -> LCPResult:
+def _solution(M, q, T, basis, n, it, unscale) -> LCPResult:
     z = np.zeros(n)
     for row, var in enumerate(basis):
         if n <= var < 2 * n:
-            z[var - n] = max(T[row, -1], 0.0)  # M and q were scaled alike: z is unchanged
+            z[var - n] = max(T[row, -1], 0.0) * unscale
     active = z > 0.0  # polish: solve the complementary system exactly on the active set
     if active.any():
         try:
@@ -118,8 +119,9 @@ def _solution(M, q, T, basis, n, it) -> LCPResult:
                 z[active] = z_a
         except np.linalg.LinAlgError:
             pass
-    w = M @ z + q
-    check.finite_result((z, w), "z, w", "M or q")
+    with np.errstate(all="ignore"):
+        w = M @ z + q
+    check.finite_result((z, w), "z, w", "M, q")
     return LCPResult(z, w, "solved", it)
 
 
@@ -148,3 +150,26 @@ def solve_lcp_enumeration(M, q, tol=1e-9) -> list[np.ndarray]:
         if (z >= -tol).all() and (w >= -tol).all() and not any(np.allclose(z, s, atol=tol) for s in found):
             found.append(z)
     return found
+
+
+def lcp_by_qp(M, q) -> np.ndarray:
+    """z of LCP(M, q) for symmetric positive definite M, as the QP  min 1/2 z^T M z + q^T z, z >= 0.
+
+    Its KKT conditions are the LCP (w = M z + q is the bound multiplier); solved by ProxQP
+    (proxsuite, through qpsolvers): the independent cross-check of :func:`solve_lcp`.
+    M (n, n) SPD, q (n,) -> z (n,).
+    """
+    import qpsolvers
+    from .constrained import _mass_matrix
+
+    M = _mass_matrix(M)
+    q = check.vector(q, M.shape[0], "q")
+    sM, sq = float(np.abs(M).max()), max(float(np.abs(q).max()), 1e-300)
+    with np.errstate(all="ignore"):  # scaled: z = (sq / sM) z' with M' = M / sM, q' = q / sq
+        z = qpsolvers.solve_qp(M / sM, q / sq, lb=np.zeros(q.size), solver="proxqp", eps_abs=1e-12, eps_rel=0.0,
+                               max_iter=10_000)
+        if z is not None:
+            z = np.maximum(z, 0.0) * (sq / sM)
+    if z is None or not np.isfinite(z).all():
+        raise check.InputError("M, q: the QP solver did not converge (M too badly conditioned, or q too large)")
+    return z
