@@ -48,17 +48,10 @@ import hypothesis.configuration  # noqa: E402
 
 hypothesis.configuration.set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "kinematics_lib_hypothesis")
 
-#: PENDING: the dynamics core belongs to the speed helper (issue 13: batch axis, quaternion
-#: unit-norm check, overflow, massless subtree in ABA). Until that branch has landed these are
-#: skipped here; when both branches are on main this set must be empty (whoever lands second
-#: empties it).
-PENDING_SPEED = {
-    "rnea", "crba", "aba", "nonlinear_effects", "gravity_torque", "mass_matrix_by_rnea", "coriolis_matrix",
-    "kinetic_energy", "potential_energy", "body_transforms", "jcalc", "joint_transforms", "joint_transform",
-    "forward_kinematics", "frame_placement", "frame_jacobian", "center_of_mass", "centroidal_momentum_matrix",
-    "centroidal_momentum",
-    "frame_names",  # a one-liner in dynamics/frames.py, the speed helper's file
-}
+#: PENDING: the dynamics core (the speed helper's, issue 13) -- empty since its contract landed:
+#: q/v/a checked once per call (a floating base's quaternion of unit norm), overflow reported,
+#: a singular articulated inertia in ABA reported.
+PENDING_SPEED: set = set()
 
 #: PENDING: public functions other helpers own, reported to them (function: owner). When their
 #: branches have landed this set must be empty.
@@ -80,28 +73,6 @@ PENDING_OTHERS = {
                            "neither)",
     "constant_reference": "chapter 10 helper (control/: an empty q_d is accepted)",
     "sine_reference": "chapter 10 helper (control/: an offset/amplitude length mismatch names only amplitude)",
-    # chapter 11 (identification/), found when its layer landed during this test's landing:
-    "simulate_friction_loop": "chapter 11 helper (frequency = 1e300 -> a ValueError naming nothing)",
-    "rotor_armature": "chapter 11 helper (a J_rotor/ratio length mismatch names only ratio)",
-    "mass_matrix_with_armature": "chapter 11 helper via kl.crba (q: None, 1e300, zero quaternion) -- "
-                                 "resolves with the speed branch's q checks",
-    "forward_dynamics_with_armature": "chapter 11 helper via kl.aba/crba (q, v: None, 1e300, zero quaternion) -- "
-                                      "resolves with the speed branch",
-    "joint_torque_regressor": "chapter 11 helper (q = 1e300: the overflow message names v, a; zero quaternion "
-                              "-> ZeroDivisionError, with the speed branch)",
-    "stack_regressor": "chapter 11 helper (a Y/tau length mismatch names only tau)",
-    "FourierTrajectory": "chapter 11 helper (a q0/a row mismatch names only a)",
-    "fourier_trajectory": "chapter 11 helper (a q0/a row mismatch names only a)",
-    "random_excitation": "chapter 11 helper (a lower/upper length mismatch names only upper)",
-    "optimize_excitation": "chapter 11 helper (columns = None or a number -> TypeError)",
-    "lowpass_zero_phase": "chapter 11 helper (sample_rate = 1e300 -> 'Singular matrix')",
-    "identify_parameters": "chapter 11 helper (a W/tau length mismatch names only tau)",
-    "torque_prediction_error": "chapter 11 helper (a W/tau length mismatch names only tau)",
-    "measure_trajectory": "chapter 11 helper (f_v, f_c = None accepted; bad q_noise named 'std')",
-    "identification_regressor": "chapter 11 helper (bad qd named 'v' by the inner regressor)",
-    "true_identification_parameters": "chapter 11 helper (f_v, f_c = None accepted)",
-    "process_measurements": "chapter 11 helper (cutoff = 1e-300 -> 'Singular matrix', found by hypothesis)",
-    "identification_data": "chapter 11 helper (cutoff = 2e-282 -> 'Singular matrix', found by hypothesis)",
     "lugre_doc001": "review/chapter 11 helper (documents/: v = 1e300 -> OverflowError)",
 }
 PENDING = PENDING_SPEED | set(PENDING_OTHERS)
