@@ -19,7 +19,8 @@ from .. import _validate as check
 __all__ = ["FourBar", "four_bar_constraint", "four_bar_configuration", "simulate_four_bar",
            "FourBarRun", "unicycle_path", "parallel_parking_controls"]
 
-MAX_STEPS = 200_000
+MAX_STEPS = 200_000   # rows of unicycle controls
+MAX_SIM_STEPS = 1500  # RK4 steps of simulate_four_bar
 
 
 @dataclass(frozen=True)
@@ -157,9 +158,9 @@ def simulate_four_bar(fourbar, q0, v0, t_final, dt, alpha=0.0, beta=0.0, project
     q, v = check.vector(q0, 4, "q0"), check.vector(v0, 4, "v0")
     t_final, dt = check.positive(t_final, "t_final"), check.positive(dt, "dt")
     ratio = t_final / dt
-    steps = int(np.ceil(ratio - 1e-9)) if ratio <= MAX_STEPS else MAX_STEPS + 1
-    if steps > MAX_STEPS:
-        raise check.InputError(f"t_final / dt must be at most {MAX_STEPS} steps, got {steps}")
+    steps = int(np.ceil(ratio - 1e-9)) if ratio <= MAX_SIM_STEPS else MAX_SIM_STEPS + 1
+    if steps > MAX_SIM_STEPS:
+        raise check.InputError(f"t_final / dt must be at most {MAX_SIM_STEPS} steps, got {t_final:g} / {dt:g}")
     batch = np.ndim(alpha) > 0 or np.ndim(beta) > 0
     alpha, beta = (np.atleast_1d(check.vector(x, None, n) if np.ndim(x) else check.scalar(x, n)).astype(float)
                    for x, n in ((alpha, "alpha"), (beta, "beta")))

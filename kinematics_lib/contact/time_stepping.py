@@ -27,7 +27,7 @@ from .lcp import LCPResult, solve_lcp
 
 __all__ = ["ContactStep", "contact_lcp", "contact_step", "contact_step_qp", "incline_box_run", "ball_drop_run"]
 
-MAX_STEPS = 200_000
+MAX_STEPS = 1000  # the worked examples are short runs (a Lemke solve and two QPs per step)
 
 
 @dataclass(frozen=True)
