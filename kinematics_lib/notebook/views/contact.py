@@ -155,7 +155,7 @@ def conditioning_view(log10_damping: float = -6.0, com_x: float = 0.1) -> View:
 def incline_view(theta_deg: float = 30.0, mu: float = 0.5) -> View:
     """A box released on an incline, simulated with the friction LCP (Lemke) and cross-checked by QPs."""
     th = np.radians(theta_deg)
-    run = incline_box_run(th, mu, t_final=1.0, dt=0.01)
+    run = incline_box_run(th, mu, t_final=1.0, dt=0.02)
     a_analytic = max(G * (np.sin(th) - mu * np.cos(th)), 0.0) if np.tan(th) > mu else 0.0
     a_lcp = (run["speed"][-1] - run["speed"][0]) / run["t"][-1]
     fig, ax = new_figure(size=(6.0, 3.4))
@@ -175,7 +175,7 @@ def incline_view(theta_deg: float = 30.0, mu: float = 0.5) -> View:
 
 def ball_drop_view(restitution: float = 0.0, height: float = 1.0) -> View:
     """A ball dropped on the ground, contact by the LCP: the ground impulse removes momentum."""
-    run = ball_drop_run(height=height, t_final=1.5, dt=0.005, restitution=restitution)
+    run = ball_drop_run(height=height, t_final=1.5, dt=0.01, restitution=restitution)
     k = int(np.argmax(run["y"] <= 1e-9))
     fig, (ax, bx) = new_figure(1, 2, size=(8.0, 3.0))
     ax.plot(run["t"], run["y"])
