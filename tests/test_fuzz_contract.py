@@ -56,7 +56,6 @@ PENDING_SPEED: set = set()
 #: PENDING: public functions other helpers own, reported to them (function: owner). When their
 #: branches have landed this set must be empty.
 PENDING_OTHERS = {
-    "integrate_configuration": "chapter 6 helper (replaced by integrate/difference)",
     "JointInertia": "chapter 10 helper (control/: inertia='abc' -> unnamed ValueError, inertia=() accepted)",
     "simulate_sampled": "chapter 10 helper (control/: substeps=1e300 hangs, delay_steps=1e300 OverflowError/"
                         "MemoryError, v0 or dt = 1e300 -> 'math domain error')",
