@@ -73,13 +73,6 @@ PENDING_OTHERS = {
     "joint_pid_update_doc001": "review helper (documents/: fixed=None or a number -> TypeError)",
     "joint_pid_poles_doc001": "review helper (documents/: fixed=None or a number -> TypeError)",
     "cartesian_impedance_doc001": "review helper (documents/: a J_local/x_err row mismatch names only x_err)",
-    "JointInertia": "chapter 10 helper (control/: inertia='abc' -> unnamed ValueError, inertia=() accepted)",
-    "simulate_sampled": "chapter 10 helper (control/: substeps=1e300 hangs, delay_steps=1e300 OverflowError/"
-                        "MemoryError, v0 or dt = 1e300 -> 'math domain error')",
-    "simulate_continuous": "chapter 10 helper (control/: q0 or v0 = 1e300 -> an integrator message naming "
-                           "neither)",
-    "constant_reference": "chapter 10 helper (control/: an empty q_d is accepted)",
-    "sine_reference": "chapter 10 helper (control/: an offset/amplitude length mismatch names only amplitude)",
     # chapter 11 (identification/), found when its layer landed during this test's landing:
     "simulate_friction_loop": "chapter 11 helper (frequency = 1e300 -> a ValueError naming nothing)",
     "rotor_armature": "chapter 11 helper (a J_rotor/ratio length mismatch names only ratio)",
