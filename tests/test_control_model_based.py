@@ -251,3 +251,35 @@ def test_interaction_rejects_bad_input():
         kl.admittance_controller(arm, [1.0, 1.0], 1.0, 1.0, 1.0, 0.0, lambda q, v: np.zeros(2))
     with pytest.raises(ValueError, match="wall"):
         kl.simulate_wall_contact(arm, lambda t, q, v: np.zeros(2), 3.0, [0.1, 0.1], [0.0, 0.0], 0.1, 1e-3)
+
+
+def test_critical_delay_separates_stable_from_unstable_loops():
+    """A mass under delayed PD (exact delay line, fine step): stable just below τ_c, unstable just above."""
+    omega_n, zeta = 20.0, 0.7
+    tau_c = kl.critical_delay(omega_n, zeta)
+    Kp, Kd = kl.pd_gains(omega_n, zeta)
+    dt = 1e-4
+
+    def growth(delay):
+        law = lambda t, q, v: -Kp * q - Kd * v  # noqa: E731 (unit mass: gains are accelerations)
+        run = kl.simulate_sampled(kl.JointInertia(1.0), law, [1.0], [0.0], 6.0, dt, delay_steps=round(delay / dt))
+        return np.abs(run.q[-2000:]).max() / np.abs(run.q[5000:7000]).max()
+
+    assert growth(0.9 * tau_c) < 1.0 < growth(1.1 * tau_c)
+    with pytest.raises(ValueError, match="omega_n"):
+        kl.critical_delay(0.0, 0.7)
+
+
+def test_document_rules_of_thumb_for_delay_and_task_force():
+    """1/(10 τ) is inside the ζ = 0.7 stability limit ω_n τ_c = 0.737, 1/(5 τ) is beyond it."""
+    tau = 0.01
+    low, high = kl.delay_bandwidth_doc001(tau)
+    assert (low, high) == pytest.approx((10.0, 20.0))
+    assert kl.critical_delay(2 * np.pi * low, 0.7) > tau > kl.critical_delay(2 * np.pi * high, 0.7)
+    arm = kl.TwoLinkArm()
+    q = np.radians([30.0, 60.0])
+    M, J, tau_j = arm.mass_matrix(q), arm.jacobian(q), np.array([3.0, -1.0])
+    np.testing.assert_allclose(kl.task_force_doc003(J, tau_j), kl.dynamically_consistent_inverse(M, J).T @ tau_j,
+                               atol=1e-12)
+    with pytest.raises(ValueError, match="J"):
+        kl.task_force_doc003(np.ones((2, 3)), np.zeros(3))

@@ -29,7 +29,8 @@ from .. import _validate as check
 from .plants import TwoLinkArm
 from .simulation import simulate_sampled
 
-__all__ = ["Wall", "impedance_controller", "admittance_controller", "simulate_wall_contact", "WallContactRun"]
+__all__ = ["Wall", "impedance_controller", "admittance_controller", "simulate_wall_contact", "WallContactRun",
+           "critical_delay"]
 
 
 @dataclass(frozen=True)
@@ -196,3 +197,19 @@ def simulate_wall_contact(arm: TwoLinkArm, law: Callable, wall: Wall, q0, v0, t_
     x = np.array([arm.tip(q) for q in run.q])
     F = np.array([wall._force(xk, arm.jacobian(qk) @ vk) for xk, qk, vk in zip(x, run.q, run.v)])
     return WallContactRun(run.t, run.q, x, F.reshape(-1, 2), run.status, run.message)
+
+
+def critical_delay(omega_n, zeta) -> float:
+    """The loop delay τ_c (s) at which a PD loop on a mass loses stability (phase margin / crossover).
+
+    Loop m ẍ = −K x(t − τ) − D ẋ(t − τ) with K/m = ω_n², D/m = 2 ζ ω_n (rad/s, -): the open loop
+    L(s) = (ω_n² + 2 ζ ω_n s) e^{−sτ} / s² crosses |L| = 1 at ω_c = ω_n sqrt(2ζ² + sqrt(4ζ⁴ + 1))
+    with the phase margin φ = atan(2 ζ ω_c / ω_n); the delay eats ω_c τ of it, so τ_c = φ / ω_c.
+    (ζ = 0.7: ω_n τ_c = 0.737, i.e. f_n = ω_n / 2π = 1 / (8.5 τ_c) at the limit.)
+
+    >>> round(critical_delay(10.0, 0.7) * 10.0, 4)
+    0.7371
+    """
+    w, z = check.positive(omega_n, "omega_n"), check.nonnegative(zeta, "zeta")
+    wc = w * math.sqrt(2.0 * z * z + math.sqrt(4.0 * z ** 4 + 1.0))
+    return check.finite_result(math.atan(2.0 * z * wc / w) / wc, "critical delay", "omega_n or zeta")
