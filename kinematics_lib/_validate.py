@@ -118,6 +118,18 @@ def matrix(x, shape: tuple[int | None, int | None], name: str) -> np.ndarray:
     return _finite(a, name)
 
 
+def agreeing(x, shape: tuple, name: str, other: str) -> np.ndarray:
+    """A finite array of exactly ``shape``, which another argument ``other`` fixed.
+
+    The message names both arguments, since either may be the wrong one
+    ("tau must have shape (9, 3) to match W, got shape (8, 3)").
+    """
+    a = _array(x, name)
+    if a.shape != tuple(shape):
+        raise InputError(f"{name} must have shape {tuple(shape)} to match {other}, got shape {a.shape}")
+    return _finite(a, name)
+
+
 def rotation(R, name: str = "R", tol: float = 1e-6) -> np.ndarray:
     """A 3x3 rotation matrix: R^T R = I and det R = +1 within ``tol``."""
     R = matrix(R, (3, 3), name)

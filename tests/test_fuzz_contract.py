@@ -73,28 +73,9 @@ PENDING_OTHERS = {
     "joint_pid_update_doc001": "review helper (documents/: fixed=None or a number -> TypeError)",
     "joint_pid_poles_doc001": "review helper (documents/: fixed=None or a number -> TypeError)",
     "cartesian_impedance_doc001": "review helper (documents/: a J_local/x_err row mismatch names only x_err)",
-    # chapter 11 (identification/), found when its layer landed during this test's landing:
-    "simulate_friction_loop": "chapter 11 helper (frequency = 1e300 -> a ValueError naming nothing)",
-    "rotor_armature": "chapter 11 helper (a J_rotor/ratio length mismatch names only ratio)",
-    "mass_matrix_with_armature": "chapter 11 helper via kl.crba (q: None, 1e300, zero quaternion) -- "
-                                 "resolves with the speed branch's q checks",
-    "forward_dynamics_with_armature": "chapter 11 helper via kl.aba/crba (q, v: None, 1e300, zero quaternion) -- "
-                                      "resolves with the speed branch",
-    "joint_torque_regressor": "chapter 11 helper (q = 1e300: the overflow message names v, a; zero quaternion "
-                              "-> ZeroDivisionError, with the speed branch)",
-    "stack_regressor": "chapter 11 helper (a Y/tau length mismatch names only tau)",
-    "FourierTrajectory": "chapter 11 helper (a q0/a row mismatch names only a)",
-    "fourier_trajectory": "chapter 11 helper (a q0/a row mismatch names only a)",
-    "random_excitation": "chapter 11 helper (a lower/upper length mismatch names only upper)",
-    "optimize_excitation": "chapter 11 helper (columns = None or a number -> TypeError)",
-    "lowpass_zero_phase": "chapter 11 helper (sample_rate = 1e300 -> 'Singular matrix')",
-    "identify_parameters": "chapter 11 helper (a W/tau length mismatch names only tau)",
-    "torque_prediction_error": "chapter 11 helper (a W/tau length mismatch names only tau)",
-    "measure_trajectory": "chapter 11 helper (f_v, f_c = None accepted; bad q_noise named 'std')",
-    "identification_regressor": "chapter 11 helper (bad qd named 'v' by the inner regressor)",
-    "true_identification_parameters": "chapter 11 helper (f_v, f_c = None accepted)",
-    "process_measurements": "chapter 11 helper (cutoff = 1e-300 -> 'Singular matrix', found by hypothesis)",
-    "identification_data": "chapter 11 helper (cutoff = 2e-282 -> 'Singular matrix', found by hypothesis)",
+    "mass_matrix_with_armature": "coordinator, with the speed branch's q checks in kl.crba (q: None, 1e300, "
+                                 "zero quaternion)",
+    "forward_dynamics_with_armature": "coordinator, with the speed branch's q checks in kl.aba/crba",
     "lugre_doc001": "review/chapter 11 helper (documents/: v = 1e300 -> OverflowError)",
 }
 PENDING = PENDING_SPEED | set(PENDING_OTHERS)

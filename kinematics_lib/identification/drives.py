@@ -76,9 +76,11 @@ def gear_output_torque(tau_motor, ratio: float, efficiency: float = 1.0):
 def rotor_armature(J_rotor, ratio) -> np.ndarray:
     """n^2 J_m per joint (nv,) in kg m^2: the rotor inertias as seen by the joints (the armature)."""
     J = check.vector(np.atleast_1d(check._array(J_rotor, "J_rotor")), None, "J_rotor")
+    if J.shape[0] == 0:
+        raise check.InputError("J_rotor must hold one rotor inertia per joint, got an empty array")
     n = check._array(ratio, "ratio")
     if n.shape not in ((), (1,), J.shape):
-        raise check.InputError(f"ratio must be a scalar or have shape {J.shape}, got shape {n.shape}")
+        raise check.InputError(f"ratio must be a scalar or have shape {J.shape} to match J_rotor, got shape {n.shape}")
     n = check.vector(np.broadcast_to(n, J.shape).copy(), J.shape[0], "ratio")
     if np.any(J < 0) or np.any(n <= 0):
         raise check.InputError("J_rotor must be >= 0 and ratio > 0 for every joint")

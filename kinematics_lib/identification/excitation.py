@@ -43,7 +43,12 @@ class FourierTrajectory:
 
     def __post_init__(self):
         q0 = check.vector(self.q0, None, "q0")
-        a = check.matrix(self.a, (q0.shape[0], None), "a")
+        if q0.shape[0] == 0:
+            raise check.InputError("q0 must hold one offset per joint, got an empty array")
+        a = check.matrix(self.a, (None, None), "a")
+        if a.shape[0] != q0.shape[0] or a.shape[1] == 0:
+            raise check.InputError(f"a must have shape ({q0.shape[0]}, K >= 1), one row per joint of q0, "
+                                   f"got shape {a.shape}")
         b = check.matrix(self.b, a.shape, "b")
         object.__setattr__(self, "q0", q0)
         object.__setattr__(self, "a", a)
@@ -72,7 +77,10 @@ def fourier_trajectory(q0, a, b, f0: float = 0.1) -> FourierTrajectory:
 
 def _limits(lower, upper, qd_max, n=None):
     lo = check.vector(lower, n, "lower")
-    hi, vmax = check.vector(upper, lo.shape[0], "upper"), check.vector(qd_max, lo.shape[0], "qd_max")
+    if lo.shape[0] == 0:
+        raise check.InputError("lower must hold one limit per joint, got an empty array")
+    hi = check.agreeing(upper, lo.shape, "upper", "lower")
+    vmax = check.agreeing(qd_max, lo.shape, "qd_max", "lower")
     if np.any(hi <= lo) or np.any(vmax <= 0):
         raise check.InputError("need lower < upper and qd_max > 0 for every joint")
     return lo, hi, vmax
@@ -143,6 +151,8 @@ def optimize_excitation(model: Model, columns, lower, upper, qd_max, n_harmonics
     lo, hi, vmax = _limits(lower, upper, qd_max, n)
     K = check.integer(n_harmonics, "n_harmonics", 1, 20)
     f0 = check.positive(f0, "f0")
+    if isinstance(columns, (str, bytes)) or not np.iterable(columns):
+        raise check.InputError(f"columns must be a list of regressor column indices, got {check.describe(columns)}")
     columns = [check.integer(c, "columns[k]", 0, 10 * model.nb - 1) for c in columns]
     if not columns or len(set(columns)) != len(columns):
         raise check.InputError("columns must list distinct base-parameter columns (BaseParameters.independent)")

@@ -22,7 +22,7 @@ from .. import _validate as check
 from .excitation import FourierTrajectory
 from .friction import coulomb_viscous_friction, friction_regressor
 from .identifiability import BaseParameters
-from .regressor import inertial_parameters, joint_torque_regressor
+from .regressor import _batch, _regressor, inertial_parameters, joint_torque_regressor
 from .signals import add_noise, central_difference, lowpass_zero_phase
 
 __all__ = ["Measurements", "measure_trajectory", "process_measurements", "identification_regressor",
@@ -45,7 +45,7 @@ class Measurements:
 
 
 def _friction_params(x, n: int, name: str) -> np.ndarray:
-    a = check._array(0.0 if x is None else x, name)
+    a = check._array(x, name)
     a = np.full(n, float(a)) if a.shape == () else check.vector(a, n, name)
     check._finite(a, name)
     if np.any(a < 0):
@@ -70,10 +70,11 @@ def measure_trajectory(model, trajectory: FourierTrajectory, duration: float, ra
     t = np.arange(n_samples) / fs
     q, qd, qdd = trajectory(t)
     fv, fc = _friction_params(f_v, model.nv, "f_v"), _friction_params(f_c, model.nv, "f_c")
+    s_q, s_tau = _friction_params(q_noise, model.nv, "q_noise"), _friction_params(tau_noise, model.nv, "tau_noise")
     tau = joint_torque_regressor(model, q, qd, qdd) @ inertial_parameters(model) + coulomb_viscous_friction(qd, fc, fv)
-    if np.any(np.asarray(q_noise) != 0) or np.any(np.asarray(tau_noise) != 0):
+    if np.any(s_q != 0) or np.any(s_tau != 0):
         check.rng(rng)
-        q, tau = add_noise(q, q_noise, rng), add_noise(tau, tau_noise, rng)
+        q, tau = add_noise(q, s_q, rng), add_noise(tau, s_tau, rng)
     return Measurements(t, q, qd, qdd, tau)
 
 
@@ -95,7 +96,9 @@ def identification_regressor(model, base: BaseParameters, q, qd, qdd, friction: 
     """W (T, n, r [+ 2n]): the base-parameter columns of Y(q, qd, qdd), then (friction=True) the
     Coulomb + viscous columns [qd_j, sign(qd_j)] of each joint. theta = [beta; f_v1, f_c1, ...]."""
     check.instance(base, BaseParameters, "base")
-    Y = base.regressor(joint_torque_regressor(model, q, qd, qdd))
+    Q, V, A, single = _batch(check.model(model), q, qd, qdd, names=("q", "qd", "qdd"))
+    Y = check.finite_result(_regressor(model, Q, V, A), "the regressor", "q, qd, qdd")
+    Y = base.regressor(Y[0] if single else Y)
     return np.concatenate([Y, friction_regressor(qd)], axis=-1) if check.flag(friction, "friction") else Y
 
 

@@ -245,6 +245,9 @@ def simulate_friction_loop(inertia: float, friction: LuGre, pid: PID, amplitude:
     check.instance(pid, PID, "pid")
     A, f = check.positive(amplitude, "amplitude"), check.positive(frequency, "frequency")
     dt, T = check.positive(dt, "dt"), check.positive(t_final, "t_final")
+    if f * dt >= 0.5:
+        raise check.InputError(f"frequency must be below the control loop's Nyquist frequency 1 / (2 dt) = "
+                               f"{0.5 / dt:g} Hz, got {f:g} Hz")
     m = check.integer(substeps, "substeps", 1, 1000)
     n = check.integer(round(T / dt), "t_final / dt", 1, 10**6 // m)
     if isinstance(compensation, LuGre):

@@ -72,16 +72,16 @@ class Identification:
 def _regressor_and_torques(W, tau):
     """(W2 (m, r), tau2 (m,), channels (N, nv) shape or None) from (N, nv, r) & (N, nv) or (m, r) & (m,)."""
     W = check._array(W, "W")
-    if W.ndim == 3:
-        tau = check.matrix(tau, W.shape[:2], "tau")
-        shape = W.shape[:2]
-    elif W.ndim == 2:
-        tau = check.vector(tau, W.shape[0], "tau")[:, None]
-        shape = (W.shape[0], 1)
-    else:
+    if W.ndim not in (2, 3):
         raise check.InputError(f"W must have shape (m, r) or (N, nv, r), got shape {W.shape}")
     if not np.all(np.isfinite(W)) or W.size == 0:
         raise check.InputError(f"W must be a non-empty regressor of finite numbers, got {check.describe(W)}")
+    if W.ndim == 3:
+        tau = check.agreeing(tau, W.shape[:2], "tau", "W")
+        shape = W.shape[:2]
+    else:
+        tau = check.agreeing(tau, W.shape[:1], "tau", "W")[:, None]
+        shape = (W.shape[0], 1)
     return W.reshape(-1, W.shape[-1]), tau.reshape(-1), shape
 
 

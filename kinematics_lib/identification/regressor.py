@@ -149,18 +149,28 @@ def parameter_labels(model: Model) -> tuple[str, ...]:
     return tuple(f"{p}[{b}]" for b in model.body_names for p in PARAMETER_NAMES)
 
 
-def _batch(model: Model, q, v, a):
-    """(Q (N, nq), V (N, nv), A (N, nv), single): validated states with a leading batch axis."""
+def _batch(model: Model, q, v, a, names=("q", "v", "a")):
+    """(Q (N, nq), V (N, nv), A (N, nv), single): validated states with a leading batch axis.
+
+    ``names``: how the caller calls q, v and a (for the error messages)."""
     arrays = []
-    for x, n, name in ((q, model.nq, "q"), (v, model.nv, "v"), (a, model.nv, "a")):
+    for x, n, name in zip((q, v, a), (model.nq, model.nv, model.nv), names):
         arr = check._array(x, name)
         if arr.ndim not in (1, 2) or arr.shape[-1] != n:
             raise check.InputError(f"{name} must have shape ({n},) or (N, {n}), got shape {arr.shape}")
         if not np.all(np.isfinite(arr)):
             raise check.InputError(f"{name} must contain only finite numbers")
         arrays.append(arr)
+    for i, kind in enumerate(model.joint_types):  # the floating base's attitude: a unit quaternion
+        if kind == "free":
+            k = model.q_slice[i].start + 3
+            norm2 = np.sum(arrays[0][..., k:k + 4] ** 2, axis=-1)
+            if not np.all(np.abs(norm2 - 1.0) <= 1e-6):
+                raise check.InputError(f"{names[0]}[{k}:{k + 4}] must be a unit quaternion (x, y, z, w), got norm "
+                                       f"{np.sqrt(norm2).flat[np.argmax(np.abs(norm2 - 1.0))]:.6g}")
     if len({x.ndim for x in arrays}) != 1 or (arrays[0].ndim == 2 and len({x.shape[0] for x in arrays}) != 1):
-        raise check.InputError("q, v and a must all be single states or stacks of the same length N, got shapes "
+        raise check.InputError(f"{', '.join(names[:2])} and {names[2]} must all be single states or stacks of the "
+                               "same length N, got shapes "
                                + ", ".join(str(x.shape) for x in arrays))
     single = arrays[0].ndim == 1
     return (*(x[None] if single else x for x in arrays), single)
@@ -227,6 +237,12 @@ def joint_torque_regressor(model: Model, q, v, a) -> np.ndarray:
     """
     check.model(model)
     Q, V, Acc, single = _batch(model, q, v, a)
+    Y = check.finite_result(_regressor(model, Q, V, Acc), "Y", "q, v, a")
+    return Y[0] if single else Y
+
+
+def _regressor(model: Model, Q: np.ndarray, V: np.ndarray, Acc: np.ndarray) -> np.ndarray:
+    """:func:`joint_torque_regressor` on checked stacks Q (N, nq), V, Acc (N, nv) -> (N, nv, 10 nb)."""
     N, nb = Q.shape[0], model.nb
     Xup = _joint_transforms_batch(model, Q)  # (nb, N, 6, 6): parent -> body i
     vel, acc = _body_motions(model, Xup, V, Acc)  # outward pass
@@ -238,8 +254,7 @@ def joint_torque_regressor(model: Model, q, v, a) -> np.ndarray:
             Y[:, model.v_slice[j], 10 * i:10 * i + 10] = model.S[j].T @ F  # tau_j += S_j^T f
             F = Xup[j].transpose(0, 2, 1) @ F  # the same force in the parent's coordinates
             j = model.parent[j]
-    check.finite_result(Y, "Y", "v, a")
-    return Y[0] if single else Y
+    return Y
 
 
 def body_regressor_batch(acc: np.ndarray, vel: np.ndarray) -> np.ndarray:
@@ -254,10 +269,11 @@ def stack_regressor(Y, tau=None):
     Returns W, or (W, tau_stacked) when tau is given.
     """
     Y = check._array(Y, "Y")
-    if Y.ndim != 3 or not np.all(np.isfinite(Y)):
-        raise check.InputError(f"Y must be a finite stack of regressors of shape (N, nv, p), got shape {Y.shape}")
+    if Y.ndim != 3 or Y.shape[0] == 0 or not np.all(np.isfinite(Y)):
+        raise check.InputError(f"Y must be a finite, non-empty stack of regressors of shape (N, nv, p), "
+                               f"got shape {Y.shape}")
     W = Y.reshape(-1, Y.shape[2])
     if tau is None:
         return W
-    tau = check.matrix(tau, Y.shape[:2], "tau")
+    tau = check.agreeing(tau, Y.shape[:2], "tau", "Y")
     return W, tau.reshape(-1)

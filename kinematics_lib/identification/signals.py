@@ -43,6 +43,9 @@ def lowpass_zero_phase(x, sample_rate: float, cutoff: float, order: int = 4) -> 
     fs, fc = check.positive(sample_rate, "sample_rate"), check.positive(cutoff, "cutoff")
     if fc >= fs / 2:
         raise check.InputError(f"cutoff must be below the Nyquist frequency {fs / 2} Hz, got {fc}")
+    if fc / fs < 1e-5:
+        raise check.InputError(f"cutoff / sample_rate must be >= 1e-5 (a narrower Butterworth filter is numerically "
+                               f"singular), got cutoff = {fc} Hz at sample_rate = {fs} Hz")
     order = check.integer(order, "order", 1, 8)
     sos = butter(order, fc, btype="low", fs=fs, output="sos")
     if x.shape[0] <= 3 * (2 * sos.shape[0] + 1):
