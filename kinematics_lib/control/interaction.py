@@ -191,7 +191,10 @@ def simulate_wall_contact(arm: TwoLinkArm, law: Callable, wall: Wall, q0, v0, t_
     arm = _arm(arm)
     if not isinstance(wall, Wall):
         raise check.InputError(f"wall must be a kl.Wall, got {check.describe(wall)}")
-    external = lambda q, v: arm.jacobian(q).T @ wall._force(arm.tip(q), arm.jacobian(q) @ v)  # noqa: E731
+    def external(q, v):
+        J = arm.jacobian(q)
+        return J.T @ wall._force(arm.tip(q), J @ v)
+
     run = simulate_sampled(arm, law, q0, v0, t_final, dt, delay_steps=delay_steps, external=external,
                            substeps=substeps)
     x = np.array([arm.tip(q) for q in run.q])
@@ -211,5 +214,5 @@ def critical_delay(omega_n, zeta) -> float:
     0.7371
     """
     w, z = check.positive(omega_n, "omega_n"), check.nonnegative(zeta, "zeta")
-    wc = w * math.sqrt(2.0 * z * z + math.sqrt(4.0 * z ** 4 + 1.0))
+    wc = w * math.sqrt(2.0 * z * z + math.hypot(2.0 * z * z, 1.0))  # hypot: no overflow for a huge zeta
     return check.finite_result(math.atan(2.0 * z * wc / w) / wc, "critical delay", "omega_n or zeta")

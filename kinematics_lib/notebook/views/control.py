@@ -116,20 +116,21 @@ def pid_arm_view(kp: float = 200.0, kd: float = 20.0, payload: float = 0.0, grav
 
 def computed_torque_view(omega_n: float = 20.0, zeta: float = 1.0, mass_scale: float = 1.0) -> View:
     """Computed torque (model masses × mass_scale) and a PD + g(q) with the same gains scaled by the
-    true M(q₀) tracking a sine on the two-link arm with a 1 kg payload."""
+    true M(q₀) tracking a sine on the two-link arm with a 1 kg payload, both sampled at 500 Hz."""
     arm = TwoLinkArm(payload=1.0)
     model = arm.with_masses(mass_scale)
     Kp, Kd = pd_gains(omega_n, zeta)
-    ref = sine_reference([0.4, 1.0], [0.5, 0.4], [3.0, 4.0])
+    offset, amplitude, omega = np.array([0.4, 1.0]), np.array([0.5, 0.4]), np.array([3.0, 4.0])
+    ref = sine_reference(offset, amplitude, omega)
     q0, v0 = np.array([0.5, 0.9]), np.zeros(2)
-    ct = simulate_sampled(arm, computed_torque_controller(model, ref, Kp, Kd), q0, v0, 2.0, 1e-3)
+    ct = simulate_sampled(arm, computed_torque_controller(model, ref, Kp, Kd), q0, v0, 2.0, 2e-3)
     Mq0 = np.diag(arm.mass_matrix(q0))
-    pid = pid_controller(PID(kp=Kp * Mq0, kd=Kd * Mq0), ref, 1e-3, gravity=model.gravity)
-    pd = simulate_sampled(arm, pid, q0, v0, 2.0, 1e-3)
+    pid = pid_controller(PID(kp=Kp * Mq0, kd=Kd * Mq0), ref, 2e-3, gravity=model.gravity)
+    pd = simulate_sampled(arm, pid, q0, v0, 2.0, 2e-3)
     fig, ax = new_figure(size=(6.5, 3.6))
     lines = [f"Kp = omega_n^2 = {_f(Kp, 1)} 1/s², Kd = 2 zeta omega_n = {_f(Kd, 2)} 1/s, model masses × {mass_scale:.2f}"]
     for run, name, color in ((ct, "computed torque", "tab:blue"), (pd, "PD + g(q), kp = Kp M_ii(q0)", "tab:red")):
-        e = np.array([ref(t)[0] for t in run.t]) - run.q
+        e = offset + amplitude * np.sin(np.outer(run.t, omega)) - run.q  # q_d(t) - q, all samples at once
         ax.plot(run.t, np.degrees(e[:, 0]), color=color, lw=1.8, label=f"{name}: joint 1")
         ax.plot(run.t, np.degrees(e[:, 1]), color=color, lw=1.0, ls="--", label=f"{name}: joint 2")
         late = run.t >= 1.0
