@@ -371,6 +371,17 @@ def _measurements():
     return kl.measure_trajectory(models()["revolute chain"], _trajectory(), 0.5, rate=200.0)
 
 
+@functools.lru_cache(maxsize=None)
+def _anymal() -> kl.Model:
+    return kl.load_urdf(kl.anymal_b_urdf(), floating_base=True)
+
+
+def _anymal_q() -> Arg:
+    q = kl.neutral_configuration(_anymal())
+    q[7:] = np.tile([0.1, 0.5, -0.9], 4)
+    return Arg(q, Kind("array", quaternions=(slice(3, 7),)))
+
+
 EXAMPLES = {
     # geometry
     "quat_multiply": [dict(q1=np.array([0.1, 0.2, 0.3, 0.927]), q2=np.array([-0.3, 0.1, 0.0, 0.949]))],
@@ -701,10 +712,23 @@ EXAMPLES = {
                           g=lambda v: 0.2 + 0.1 * np.exp(-(v / 0.02) ** 2))],
     "reflected_inertia_energy_doc002": [dict(J_motor=_nonneg(1.5e-5), J_load=_nonneg(0.02), ratio=Arg(19.2, Kind(
         "scalar", physical="positive")))],
+    # legged (chapter 8): ANYmal B
+    "leg_geometry": [lambda ctx: dict(model=Arg(_anymal(), Kind("object", wrong=kl.puma560())),
+                                      foot=Arg("LF_FOOT", Kind("option")))],
+    "leg_foot_position": [lambda ctx: dict(model=Arg(_anymal(), Kind("object", wrong=kl.puma560())),
+                                           foot=Arg("RH_FOOT", Kind("option")),
+                                           q_leg=Arg(np.array([0.1, -0.6, 1.1]), Kind("array")))],
+    "leg_ik": [lambda ctx: dict(model=Arg(_anymal(), Kind("object", wrong=kl.puma560())),
+                                foot=Arg("LF_FOOT", Kind("option")),
+                                p_base=Arg(np.array([0.34, 0.2, -0.45]), Kind("array")),
+                                q_ref=Arg(np.array([0.0, 0.4, -0.8]), Kind("array")))],
+    "contact_jacobian": [lambda ctx: dict(model=Arg(_anymal(), Kind("object", wrong=kl.puma560())),
+                                          q=_anymal_q(), feet=Arg(["LF_FOOT", "RH_FOOT"], Kind("sequence")))],
 }
 
 #: public classes that are result records, built only by the library (reason)
 NOT_CALLED = {
+    "LegGeometry": "result record of leg_geometry",
     "InputError": "the exception class of the contract itself",
     "IKResult": "result record of ik_newton / ik_two_link",
     "SingularityReport": "result record of singularity_report",

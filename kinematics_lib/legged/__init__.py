@@ -4,4 +4,7 @@ equilibrium and contact-force estimation.
 Imports the maths layers below it (``geometry`` ... ``identification``).
 """
 
-__all__: list[str] = []
+from . import leg_kinematics
+from .leg_kinematics import *  # noqa: F401,F403
+
+__all__ = [*leg_kinematics.__all__]
