@@ -21,9 +21,8 @@ from ..dynamics.frames import forward_kinematics
 from ..dynamics.lagrange import LagrangianModel, derive_lagrangian, double_pendulum_lagrangian
 from ..dynamics.model import jcalc
 from ..dynamics.newton_euler_3d import _cross, _revolute_chain
-from ..dynamics.algorithms import _state
-from ..geometry.spatial import cross_force, cross_motion, inertia_parts, motion_transform
-from ._common import fixed_lines, model_arg
+from ..geometry.spatial import _crf, _crm, inertia_parts, motion_transform
+from ._common import fixed_lines, model_arg, nonempty, rows_match, state
 
 __all__ = [
     # chapter 1
@@ -176,16 +175,18 @@ def nullspace_step_doc000(J, dx, z, damping: float = 0.0) -> np.ndarray:
     task; with the damped inverse J (I - J^# J) z = lambda^2 (J J^T + lambda^2 I)^-1 J z != 0, so
     the "null-space" motion leaks into the task.
     """
-    J = check.matrix(J, (None, None), "J")
-    dx, z = check.vector(dx, J.shape[0], "dx"), check.vector(z, J.shape[1], "z")
-    lam = check.scalar(damping, "damping")
-    if lam < 0.0:
-        raise InputError(f"damping must be >= 0, got {damping}")
-    if lam == 0.0:
-        J_plus = np.linalg.pinv(J)
-    else:
-        J_plus = J.T @ np.linalg.solve(J @ J.T + lam**2 * np.eye(J.shape[0]), np.eye(J.shape[0]))
-    return J_plus @ dx + (np.eye(J.shape[1]) - J_plus @ J) @ z
+    J = nonempty(check.matrix(J, (None, None), "J"), "J")
+    dx = rows_match(dx, J, "dx")
+    z = check.vector(z, J.shape[1], "z")
+    lam = check.nonnegative(damping, "damping")
+    m, n = J.shape
+    with np.errstate(all="ignore"):
+        if lam == 0.0:
+            J_plus = np.linalg.pinv(J) if np.isfinite(J @ J.T).all() else np.full((n, m), np.nan)
+        else:
+            J_plus = J.T @ np.linalg.solve(J @ J.T + (lam * lam) * np.eye(m), np.eye(m))
+        dq = J_plus @ dx + (np.eye(n) - J_plus @ J) @ z
+    return check.finite_result(dq, "dq", "J, dx, z, damping")
 
 
 # ================================================================ chapter 4: Lagrange
@@ -296,22 +297,33 @@ def aba_doc000(model, q, v, tau, fixed=()) -> np.ndarray:
     replaces them. Otherwise this is :func:`kinematics_lib.aba` line by line (RBDA Table 7.1).
     """
     fixed = fixed_lines(fixed, FIXES["aba_doc000"])
-    q, v, tau = _state(model_arg(model), q, v, tau, name_a="tau")
+    q, v, tau = state(model_arg(model), q, v, tau, name_a="tau")
+    with np.errstate(all="ignore"):
+        qdd = _aba_doc000(model, q, v, tau, fixed)
+    return check.finite_result(qdd, "qdd", "q, v, tau")
+
+
+def _aba_doc000(model, q, v, tau, fixed) -> np.ndarray:
     nb, parent = model.nb, model.parent
     Xup, S, vel, c, IA, pA = ([None] * nb for _ in range(6))
     for i in range(nb):  # pass 1 (not in the document): velocities and velocity-product terms
         Xup[i], S[i] = jcalc(model, i, q[model.q_slice[i]])
         vJ = S[i] @ v[model.v_slice[i]]
         vel[i] = vJ if parent[i] < 0 else Xup[i] @ vel[parent[i]] + vJ
-        c[i] = cross_motion(vel[i], vJ)
+        c[i] = _crm(vel[i]) @ vJ
         IA[i] = model.inertia[i].copy()
-        pA[i] = cross_force(vel[i], model.inertia[i] @ vel[i])
+        pA[i] = _crf(vel[i]) @ (model.inertia[i] @ vel[i])
     U, D_inv, u = [None] * nb, [None] * nb, [None] * nb
     for i in range(nb - 1, -1, -1):  # pass 2: I^A and bias forces, leaves first
         if "p" not in fixed:
-            pA[i] = cross_force(vel[i], IA[i] @ vel[i])  # the document's line
+            pA[i] = _crf(vel[i]) @ (IA[i] @ vel[i])  # the document's line
         U[i] = IA[i] @ S[i]
-        D_inv[i] = np.linalg.inv(S[i].T @ U[i])
+        D = S[i].T @ U[i]
+        if not np.isfinite(D).all():
+            return np.full(model.nv, np.nan)  # overflow: reported by the caller
+        if abs(np.linalg.det(D)) < 1e-300:
+            raise InputError(f"model: the subtree of body {i} has no inertia about its joint (S^T I^A S = 0)")
+        D_inv[i] = np.linalg.inv(D)
         u[i] = tau[model.v_slice[i]] - S[i].T @ pA[i]
         if parent[i] >= 0:
             Ia = IA[i] - U[i] @ D_inv[i] @ U[i].T
@@ -338,7 +350,7 @@ def crba_doc000(model, q, fixed=()) -> np.ndarray:
     model = model_arg(model)
     if model.parent != tuple(range(-1, model.nb - 1)) or model.nv != model.nb:
         raise InputError("model must be a serial chain of 1-dof joints (parent[i] = i - 1)")
-    (q,) = _state(model, q)
+    (q,) = state(model, q)
     T = forward_kinematics(model, q)
     X = [motion_transform(Ti[:3, :3], Ti[:3, 3]) for Ti in T]  # world -> body i
     S_w = np.array([np.linalg.solve(Xi, model.S[i][:, 0]) for i, Xi in enumerate(X)])
