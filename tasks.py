@@ -179,7 +179,9 @@ def cmd_work(args) -> int:
 
 def cmd_bench(args) -> int:
     py = ensure_env("dev")
-    return subprocess.call([str(py), str(ROOT / "benchmarks" / "bench_dynamics.py"), *args], cwd=ROOT)
+    rc = subprocess.call([str(py), str(ROOT / "benchmarks" / "bench_dynamics.py"), *args], cwd=ROOT)
+    quick = ["--quick"] if "--quick" in args else []
+    return rc or subprocess.call([str(py), str(ROOT / "benchmarks" / "bench_views.py"), *quick], cwd=ROOT)
 
 
 COMMANDS = {"lab": cmd_lab, "work": cmd_work, "test": cmd_test, "exercises": cmd_exercises,

@@ -56,7 +56,6 @@ PENDING_SPEED: set = set()
 #: PENDING: public functions other helpers own, reported to them (function: owner). When their
 #: branches have landed this set must be empty.
 PENDING_OTHERS = {
-    "integrate_configuration": "chapter 6 helper (replaced by integrate/difference)",
 }
 PENDING = PENDING_SPEED | set(PENDING_OTHERS)
 

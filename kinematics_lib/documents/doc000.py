@@ -44,6 +44,10 @@ __all__ = [
     "DOC000_COSTS",
     "rnea_operations_doc000",
     "DOC000_TIMING_CLAIMS_US",
+    # chapter 6
+    "static_force_sum_doc000",
+    "momentum_constraints_doc000",
+    "zmp_stability_exercise_3_2_doc000",
 ]
 
 #: lines of each function here that ``fixed=`` can replace by the correct line (see doc_line_errors)
@@ -389,3 +393,58 @@ def rnea_operations_doc000(n_links) -> int:
 #: upper bounds: RNEA < 50, ABA < 80, contact Jacobian < 30 per leg, the full dynamics update
 #: "including all derivatives" < 300.
 DOC000_TIMING_CLAIMS_US = {"RNEA": 50.0, "ABA": 80.0, "foot Jacobian": 30.0, "full update": 300.0}
+
+
+# ================================================================ chapter 6: floating-base dynamics
+# (the section 3.2.2 ZMP/CMP relation with its spurious m is zmp_cmp_offset_doc000, chapter 1 above)
+
+
+def static_force_sum_doc000(mass, g: float = 9.81) -> np.ndarray:
+    """Section 3.5.3, static-equilibrium test: "验证力平衡：sum f_i = m g" (the contact forces sum to m g).
+
+    Returns m g with g = (0, 0, -g), the vector of section 3.2.2's own m p_ddot = sum f_i + m g (N).
+    **Wrong sign:** that is (0, 0, -m g), the ground pulling the robot down. In static
+    equilibrium p_ddot = 0, so sum f_i = -m g = (0, 0, +m g): the ground pushes up by the weight.
+
+    >>> static_force_sum_doc000(10.0, 10.0)
+    array([   0.,    0., -100.])
+    """
+    m = check.positive(mass, "mass")
+    g = check.positive(g, "g")
+    return m * np.array([0.0, 0.0, -g])
+
+
+def momentum_constraints_doc000(n_joints) -> int:
+    """Exercise 3.6, reference answer: conserved angular momentum "提供了 n-3 个非完整约束" (n - 3 constraints).
+
+    **Wrong:** L_G = A_L(q) v = L_0 is three scalar equations whatever n (A_L has 3 rows of rank
+    3): three non-holonomic constraints (not integrable: a closed joint loop leaves the base turned).
+    Linear momentum adds three more, integrable ones (m p_G = m p_G0 + h_lin t, a holonomic
+    condition on the CoM). For n = 3 the document's count gives 0.
+
+    >>> momentum_constraints_doc000(3)
+    0
+    """
+    return check.integer(n_joints, "n_joints", 0, 10**6) - 3
+
+
+def zmp_stability_exercise_3_2_doc000(h, xdd, width, g: float = 9.8) -> tuple[float, bool]:
+    """Exercise 3.2, reference answer: dx = x_ZMP - x_CMP = -(h / g) xdd; stable iff |dx| <= width / 2.
+
+    h = 1.0 m, xdd = 2.0 m/s^2, "支撑多边形宽度 0.2 m" give dx = -0.204 m > 0.1 m: "unstable, the robot
+    falls backwards". The number holds (the linear inverted pendulum, no m -- unlike the
+    section 3.2.2 formula the exercise hints at, see zmp_cmp_offset_doc000). **Imprecise:** the
+    bound that matters along the acceleration is the foot's *length* in the walking direction (the
+    text says width); "x_CMP" here is the CoM's ground projection, not the centroidal moment
+    pivot; and the ZMP cannot leave the polygon -- the foot tips about its rear edge instead.
+    Returns (dx in m, the answer's verdict).
+
+    >>> zmp_stability_exercise_3_2_doc000(1.0, 2.0, 0.2)
+    (-0.2040816326530612, False)
+    """
+    h = check.positive(h, "h")
+    xdd = check.scalar(xdd, "xdd")
+    width = check.positive(width, "width")
+    g = check.positive(g, "g")
+    dx = -h / g * xdd
+    return dx, bool(abs(dx) <= width / 2.0)

@@ -13,7 +13,7 @@ from ...dynamics.integrators import integrate_rk4
 from ...dynamics.lagrange import (double_pendulum_lagrangian, double_pendulum_positions, lagrange_ode,
                         mechanical_energy, to_numeric)
 from ..plotting import draw_chain, new_figure
-from ..widgets import View
+from ..widgets import View, slider_labels
 
 __all__ = ["double_pendulum_view", "energy_curves_view", "divergence_view"]
 
@@ -24,6 +24,9 @@ def _dissipated(t: np.ndarray, qd: np.ndarray, damping: float) -> np.ndarray:
     return np.concatenate([[0.0], np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(t))])
 
 
+@slider_labels(theta1="θ₁(0) [deg]", theta2="θ₂(0) relative [deg]", m1="m₁ [kg]", m2="m₂ [kg]",
+               l1="l₁ [m]", l2="l₂ [m]", damping="damping b [N·m·s/rad]", t_final="t_final [s]",
+               dt="Δt [s]")
 def double_pendulum_view(theta1: float = 120.0, theta2: float = -20.0, m1: float = 1.0, m2: float = 1.0,
                          l1: float = 1.0, l2: float = 1.0, damping: float = 0.0,
                          t_final: float = 10.0, dt: float = 0.01) -> View:
