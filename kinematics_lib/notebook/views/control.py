@@ -142,11 +142,12 @@ def computed_torque_view(omega_n: float = 20.0, zeta: float = 1.0, mass_scale: f
     return View(fig, "\n".join(lines))
 
 
-def task_inertia_view(q1: float = 0.5236, q2: float = 1.0472) -> View:
-    """Document 004's arm at (q1, q2) rad with the ellipse x ᵀ Λ⁻¹ x = 1 of its task-space inertia
-    Λ = (J M⁻¹ Jᵀ)⁻¹ at the tip: the axes are the directions of the extreme "felt" masses."""
+def task_inertia_view(q1: float = 30.0, q2: float = 60.0) -> View:
+    """Document 004's arm at (q1, q2) in degrees with the ellipse x ᵀ Λ⁻¹ x = 1 of its task-space
+    inertia Λ = (J M⁻¹ Jᵀ)⁻¹ at the tip: the axes are the directions of the extreme "felt" masses."""
     arm = TwoLinkArm()
-    q = np.array([q1, q2])
+    q = np.radians([q1, q2])
+    q1, q2 = q
     elbow = np.array([np.cos(q1), np.sin(q1)])
     tip = arm.tip(q)
     fig, ax = new_figure(size=(5.0, 5.0))
