@@ -6,7 +6,7 @@
     python3 tasks.py test        install the development environment (.venv-dev) and run all tests
     python3 tasks.py exercises   regenerate exercises/ from solutions/ (instructor)
     python3 tasks.py execute     re-execute chapters/ and solutions/ in place, then regenerate exercises/
-    python3 tasks.py bench       run the performance benchmarks (not tests)
+    python3 tasks.py bench       run the performance benchmarks (every benchmarks/bench_*.py; not tests)
 
 Each environment is (re)installed only when its requirement files changed, so a second run
 starts at once. Extra arguments after ``test`` go to pytest (e.g. ``-k jacobian``).
@@ -159,8 +159,13 @@ def cmd_work(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    """Run every benchmarks/bench_*.py in turn (extra arguments go to each); the worst exit code."""
     py = ensure_env("dev")
-    return subprocess.call([str(py), str(ROOT / "benchmarks" / "bench_dynamics.py"), *args], cwd=ROOT)
+    rc = 0
+    for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
+        print(f"[tasks] {script.relative_to(ROOT)}", flush=True)
+        rc = max(rc, subprocess.call([str(py), str(script), *args], cwd=ROOT))
+    return rc
 
 
 COMMANDS = {"lab": cmd_lab, "work": cmd_work, "test": cmd_test, "exercises": cmd_exercises,
