@@ -114,26 +114,33 @@ def body_transforms(model: Model, q) -> list[np.ndarray]:
 # with (c1, c2). (ABA and CRBA keep (N, 6) vectors and (N, 6, 6) matrices per body.)
 
 
-def _rows_cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a x b for stacks (nb, 3, N) (components on axis 1)."""
-    a0, a1, a2, b0, b1, b2 = a[:, 0], a[:, 1], a[:, 2], b[:, 0], b[:, 1], b[:, 2]
-    return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=1)
+def _rows_cross(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """out += a x b for stacks (nb, 3, N) (components on axis 1), in place (a batch is memory-bound)."""
+    for i, j, k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+        out[:, i] += a[:, j] * b[:, k]
+        out[:, i] -= a[:, k] * b[:, j]
+    return out
 
 
 def _cross_m(V: np.ndarray, M: np.ndarray) -> np.ndarray:
     """v_i x m_i for every body: (nb, 6) or (nb, 6, N)."""
     if V.ndim == 2:
         return cross_motion(V, M)
-    vl, w, ml, mw = V[:, :3], V[:, 3:], M[:, :3], M[:, 3:]
-    return np.concatenate([_rows_cross(w, ml) + _rows_cross(vl, mw), _rows_cross(w, mw)], axis=1)
+    out = np.zeros(V.shape)
+    _rows_cross(V[:, 3:], M[:, :3], out[:, :3])
+    _rows_cross(V[:, :3], M[:, 3:], out[:, :3])
+    _rows_cross(V[:, 3:], M[:, 3:], out[:, 3:])
+    return out
 
 
-def _cross_f(V: np.ndarray, F: np.ndarray) -> np.ndarray:
-    """v_i x* f_i for every body: (nb, 6) or (nb, 6, N)."""
+def _add_cross_f(F: np.ndarray, V: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """F + v_i x* h_i for every body: (nb, 6) or (nb, 6, N) (a batch: added in place into F)."""
     if V.ndim == 2:
-        return cross_force(V, F)
-    vl, w, fl, fa = V[:, :3], V[:, 3:], F[:, :3], F[:, 3:]
-    return np.concatenate([_rows_cross(w, fl), _rows_cross(vl, fl) + _rows_cross(w, fa)], axis=1)
+        return F + cross_force(V, H)
+    _rows_cross(V[:, 3:], H[:, :3], F[:, :3])  # w x f
+    _rows_cross(V[:, :3], H[:, :3], F[:, 3:])  # v x f
+    _rows_cross(V[:, 3:], H[:, 3:], F[:, 3:])  # w x n
+    return F
 
 
 def _inertia_times(I: np.ndarray, X: np.ndarray) -> np.ndarray:
@@ -184,6 +191,19 @@ def _level_motions(model: Model, qd: np.ndarray) -> np.ndarray:
     for k, vs in zip(d["free_lv"], d["v_free_lv"]):
         out[k] = qd[..., vs]
     return out
+
+
+def _velocity_products(model: Model, V: np.ndarray, qd: np.ndarray, components_first: bool = False) -> np.ndarray:
+    """c_i = v_i x S_i qd_i = qd_i (-crm(s_i)) v_i for every body in level order (0 for a free root,
+    whose v is its own S qd): constant matrices times the velocities, then scaled by qd_i.
+    V: (nb, 6), (nb, N, 6), or (nb, 6, N) when ``components_first`` (RNEA's batch layout)."""
+    d = model._derived
+    qj = qd[..., d["v1_lv"]].T  # (nb, [N])
+    if V.ndim == 2:
+        return (d["bias_lv"] @ V[:, :, None])[:, :, 0] * qj[:, None]
+    if components_first:
+        return (d["bias_lv"] @ V) * qj[:, None, :]
+    return (V @ d["bias_lv_T"]) * qj[:, :, None]
 
 
 def _level_forces(model: Model, F: np.ndarray) -> np.ndarray:
@@ -237,12 +257,21 @@ def _rnea_transforms(model: Model, q: np.ndarray):
     return _Affine(c[:, None, :, 1], c[:, None, :, 2], dense)
 
 
+def _combine(Y: np.ndarray, c1: np.ndarray, c2: np.ndarray) -> np.ndarray:
+    """Y0 + c1 Y1 + c2 Y2 for Y = [Y0; Y1; Y2] (k, 18, N), in place (a batch is memory-bound)."""
+    out, tmp = Y[:, 6:12], Y[:, 12:]
+    out *= c1
+    out += Y[:, :6]
+    tmp *= c2
+    out += tmp
+    return out
+
+
 def _xm_lv(model: Model, Xup, at: slice, x: np.ndarray) -> np.ndarray:
     """Xup_i x_i for the bodies ``at`` of a level: x one shared vector or one per body."""
     if type(Xup) is np.ndarray:
         return _times(Xup[at], x)
-    Y = model._derived["Pst_lv"][at] @ x  # (k, 18, N): [X_tree; P1; P2] x, one BLAS product per body
-    out = Y[:, :6] + Xup.c1[at] * Y[:, 6:12] + Xup.c2[at] * Y[:, 12:]
+    out = _combine(model._derived["Pst_lv"][at] @ x, Xup.c1[at], Xup.c2[at])  # one BLAS product per body
     for k, X in Xup.dense.items():
         if at.start <= k < at.stop:
             out[k - at.start] = np.einsum("nij,jn->in", X, x if x.ndim == 2 else x[k - at.start])
@@ -253,8 +282,7 @@ def _xf_lv(model: Model, Xup, at: slice, f: np.ndarray) -> np.ndarray:
     """Xup_i^T f_i for the (non-root) bodies ``at`` of a level."""
     if type(Xup) is np.ndarray:
         return _times_T(Xup[at], f)
-    Y = model._derived["PstT_lv"][at] @ f
-    return Y[:, :6] + Xup.c1[at] * Y[:, 6:12] + Xup.c2[at] * Y[:, 12:]
+    return _combine(model._derived["PstT_lv"][at] @ f, Xup.c1[at], Xup.c2[at])
 
 
 def _rnea_motions(model: Model, qd: np.ndarray) -> np.ndarray:
@@ -305,10 +333,10 @@ def _rnea(model: Model, q: np.ndarray, v: np.ndarray, a: np.ndarray) -> np.ndarr
     V, A = np.empty_like(vJ), np.empty_like(vJ)
     for lv in d["levels"]:  # outward pass: v_i = Xup_i v_parent + S_i qd_i  (the world is at rest)
         V[lv.at] = vJ[lv.at] if lv.up is None else _xm_lv(model, Xup, lv.at, V[lv.up]) + vJ[lv.at]
-    aJ += _cross_m(V, vJ)  # S_i qdd_i + v_i x S_i qd_i
+    aJ += _velocity_products(model, V, v, components_first=True)  # S_i qdd_i + v_i x S_i qd_i
     for lv in d["levels"]:  # outward pass: a_i = Xup_i a_parent + S_i qdd_i + v_i x S_i qd_i
         A[lv.at] = _xm_lv(model, Xup, lv.at, a0 if lv.up is None else A[lv.up]) + aJ[lv.at]
-    F = _inertia_times(I, A) + _cross_f(V, _inertia_times(I, V))  # f_i = I_i a_i + v_i x* I_i v_i
+    F = _add_cross_f(_inertia_times(I, A), V, _inertia_times(I, V))  # f_i = I_i a_i + v_i x* I_i v_i
     for lv in d["levels"][:0:-1]:  # inward pass: f_parent += Xup_i^T f_i
         _to_parents(F, lv, _xf_lv(model, Xup, lv.at, F[lv.at]))
     return _rnea_forces(model, F)  # tau_i = S_i^T f_i
@@ -318,8 +346,8 @@ def crba(model: Model, q) -> np.ndarray:
     """Joint-space inertia matrix M(q) (nv, nv), symmetric positive definite (CRBA, RBDA Table 6.2).
 
     Composite inertias IC_i (body i and all its descendants) are accumulated inward (one step
-    per depth); then M_ij = S_i^T IC_i ^iX_j S_j for every ancestor j of i: the forces
-    F = IC_i S_i of all coordinates walk to the root together, one joint per step.
+    per depth); then M_ij = S_i^T IC_i ^iX_j S_j for every ancestor j of i, walking from i to
+    the root (the O(n^2) part: chapter 5 measures it).
     A batch q (N, nq) gives M (N, nv, nv).
     """
     (q,) = _state(model, q)
@@ -329,36 +357,30 @@ def crba(model: Model, q) -> np.ndarray:
 def _crba(model: Model, q: np.ndarray) -> np.ndarray:
     d = model._derived
     XupL = _level_transforms(model, q)
-    IC = np.array(np.broadcast_to(d["inertia_lv"].reshape((model.nb,) + (1,) * (q.ndim - 1) + (6, 6)),
-                                  XupL.shape))
+    IC = d["inertia_lv"].copy() if q.ndim == 1 else np.repeat(d["inertia_lv"][:, None], q.shape[0], axis=1)
     for lv in d["levels"][:0:-1]:  # composite inertias, leaves first: IC_parent += Xup^T IC_i Xup
         X = XupL[lv.at]
         _to_parents(IC, lv, np.swapaxes(X, -1, -2) @ IC[lv.at] @ X)
     IC, Xup = IC[d["position"]], XupL[d["position"]]  # back to body order
-    # M_ij = S_i^T IC_i ^iX_j S_j: the force F = IC_i S_i of every velocity coordinate walks up to
-    # the root together, one joint per step (step t: the forces t joints above their bodies)
-    F = IC[d["dof_body"]] @ d["dof_axis6"][(slice(None),) + (None,) * (q.ndim - 1) + (slice(None), None)]
-    F = F[..., 0]  # (nv, [N,] 6): F_k = IC_b(k) s_k
-    M = np.zeros((model.nv, model.nv) + q.shape[:-1])
-    for step in d["walk"]:
-        if len(step["k1"]):  # M_kl = F_k . s_l, l the coordinate of the 1-dof joint reached
-            M[step["k1"], step["col1"]] = (F[step["k1"]] * _rows(d["S1"][step["at1"]], q)).sum(axis=-1)
-        for k, b in zip(step["kF"], step["atF"]):  # a free joint reached (S = 1): M_kl = F_k
-            M[k, model.v_slice[b]] = F[k].T
-        if len(step["up"]):  # F_k <- Xup^T F_k: the same force in the parent's coordinates
-            F[step["up"]] = _mvT_stack(Xup[step["up_at"]], F[step["up"]])
-    M = np.where(d["related"].reshape(d["related"].shape + (1,) * (q.ndim - 1)), M, np.swapaxes(M, 0, 1))
-    return M if q.ndim == 1 else np.moveaxis(M, -1, 0)
+    nb, parent, S = model.nb, model.parent, model.S
+    M = np.zeros(q.shape[:-1] + (model.nv, model.nv))
+    for i in range(nb):
+        F = IC[i].dot(S[i])  # F = IC_i S_i: (6, nv_i), or (N, 6, nv_i) for a batch
+        vi = model.v_slice[i]
+        M[..., vi, vi] = _tdot(F, S[i])
+        j = i
+        while parent[j] >= 0:  # walk up: F is the same force expressed in the ancestors' frames
+            F = _tdot(Xup[j], F)
+            j = parent[j]
+            vj = model.v_slice[j]
+            M[..., vi, vj] = _tdot(F, S[j])
+            M[..., vj, vi] = np.swapaxes(M[..., vi, vj], -1, -2)
+    return M
 
 
-def _rows(x: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Constant rows (k, 6) broadcast against a batch (k, N, 6) when q is a batch."""
-    return x if q.ndim == 1 else x[:, None, :]
-
-
-def _mvT_stack(X: np.ndarray, F: np.ndarray) -> np.ndarray:
-    """X_k^T F_k for stacks (k, [N,] 6, 6) and (k, [N,] 6)."""
-    return np.einsum("...ji,...j->...i", X, F)
+def _tdot(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """A^T B for matrices, or for stacks (N, a, b) of them (B may be one constant matrix)."""
+    return A.T.dot(B) if A.ndim == 2 else np.swapaxes(A, -1, -2) @ B
 
 
 def mass_matrix_by_rnea(model: Model, q) -> np.ndarray:
@@ -392,8 +414,8 @@ def _aba(model: Model, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndar
     V = np.empty_like(vJ)
     for lv in levels:  # pass 1: velocities (then, for all bodies: c = v x vJ, pA = v x* I v)
         V[lv.at] = vJ[lv.at] if lv.up is None else _times(Xup[lv.at], V[lv.up]) + vJ[lv.at]
-    c = cross_motion(V, vJ)
-    IA = np.array(np.broadcast_to(I.reshape((model.nb,) + (1,) * (q.ndim - 1) + (6, 6)), Xup.shape))
+    c = _velocity_products(model, V, v)  # c_i = v_i x S_i qd_i
+    IA = I.copy() if q.ndim == 1 else np.repeat(I[:, None], q.shape[0], axis=1)
     pA = cross_force(V, apply_each(I, V))
     U = np.empty_like(V)
     D, u = np.ones(V.shape[:-1]), tau[..., d["v1_lv"]].T.copy()  # u_i starts as tau_i
@@ -404,15 +426,14 @@ def _aba(model: Model, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndar
         u[at] -= (pA[at] * s[at]).sum(axis=-1)  # u_i = tau_i - s_i^T pA_i
         if lv.up is None:
             break  # roots: nothing to pass on (a free root joint is solved in pass 3)
-        _check_D(model, at, D[at])
-        UD = U[at] / D[at][..., None]
+        UD = U[at] / D[at][..., None]  # (a zero D is reported after this pass)
         Ia = IA[at] - U[at][..., :, None] * UD[..., None, :]  # Ia = IA - U D^-1 U^T
         pa = pA[at] + _times(Ia, c[at]) + UD * u[at][..., None]  # pa = pA + Ia c + U D^-1 u
         X = Xup[at]
         _to_parents(IA, lv, np.swapaxes(X, -1, -2) @ Ia @ X)  # IA_parent += Xup^T Ia Xup
         _to_parents(pA, lv, _times_T(X, pa))  # pA_parent += Xup^T pa
     D[d["free_lv"],] = 1.0  # (a free root has no s: its entries are not used)
-    _check_D(model, levels[0].at, D[levels[0].at])
+    _check_D(model, D)  # D_i > 0: no joint moves a massless subtree
     qdd = np.empty(q.shape[:-1] + (model.nv,))
     A = np.empty_like(V)
     a0 = _gravity_acceleration(model, q)
@@ -459,14 +480,16 @@ def _singular(model: Model, i: int):
         "forward dynamics is undefined; give those bodies mass (or lock the joint)")
 
 
-def _check_D(model: Model, at: slice, D: np.ndarray) -> None:
-    """D_i = s^T IA_i s > 0 for the bodies ``at`` of a level (RBDA Table 7.1); zero when the joint
-    moves a massless subtree."""
-    if np.all(D > model._derived["inertia_tol"]):
+def _check_D(model: Model, D: np.ndarray) -> None:
+    """D_i = s^T IA_i s > 0 for every body (level order, (nb, [N])) (RBDA Table 7.1); zero when
+    the joint moves a massless subtree."""
+    tol = model._derived["inertia_tol"]
+    if D.min() > tol:
         return
-    check.finite_result(D, "the articulated inertia D", "q, v, tau")
-    bad = np.flatnonzero(np.any(~(D > model._derived["inertia_tol"]), axis=tuple(range(1, D.ndim))))[0]
-    raise _singular(model, int(model._derived["order"][at][bad]))
+    small = np.flatnonzero(np.any(D <= tol, axis=tuple(range(1, D.ndim))))
+    if not small.size:  # no zero D: a non-finite one came from huge inputs
+        check.finite_result(D, "the articulated inertia D", "q, v, tau")
+    raise _singular(model, int(model._derived["order"][small[-1]]))  # the deepest: its parents inherit NaN
 
 
 def _solve_free(model: Model, i: int, IA: np.ndarray, rhs: np.ndarray) -> np.ndarray:

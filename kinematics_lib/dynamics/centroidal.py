@@ -16,6 +16,8 @@ from .model import Model, state
 
 __all__ = ["center_of_mass", "centroidal_momentum_matrix", "centroidal_momentum"]
 
+_EYE3 = np.eye(3)
+
 
 def _com_positions(model: Model, T: np.ndarray) -> np.ndarray:
     """c_i = R_i c_i^B + p_i (nb, [N,] 3): the bodies' centres of mass in the world."""
@@ -54,22 +56,27 @@ def centroidal_momentum_matrix(model: Model, q) -> np.ndarray:
     c = _com_positions(model, T)
     m = d["mass"].reshape((model.nb,) + (1,) * (q.ndim - 1))
     cc = c[..., :, None] * c[..., None, :]
-    trace = (c * c).sum(axis=-1)[..., None, None] * np.eye(3)
+    trace = (c * c).sum(axis=-1)[..., None, None] * _EYE3
     I_c = d["I_c"] if q.ndim == 1 else d["I_c"][:, None]
-    I_O = R @ I_c @ np.swapaxes(R, -1, -2) + m[..., None, None] * (trace - cc)  # parallel axes
-    body = np.concatenate([np.broadcast_to(m[..., None], c.shape[:-1] + (1,)), m[..., None] * c, I_O.reshape(I_O.shape[:-2] + (9,))], axis=-1)
-    comp = np.tensordot(d["subtree"], body, axes=(1, 0))  # composite (nb, [N,] 13): sums over subtrees
+    body = np.empty(c.shape[:-1] + (13,))  # per body: [m, m c, I about the world origin (9)]
+    body[..., 0] = m
+    body[..., 1:4] = m[..., None] * c
+    body[..., 4:] = (R @ I_c @ np.swapaxes(R, -1, -2) + m[..., None, None] * (trace - cc)).reshape(c.shape[:-1] + (9,))
+    comp = (d["subtree"] @ body.reshape(model.nb, -1)).reshape(body.shape)  # composite: sums over subtrees
     k = d["dof_body"]
-    mk, hk, Ik = comp[k, ..., 0], comp[k, ..., 1:4], comp[k, ..., 4:].reshape(comp[k].shape[:-1] + (3, 3))
+    ck = comp[k]
+    mk, hk, Ik = ck[..., :1], ck[..., 1:4], ck[..., 4:].reshape(ck.shape[:-1] + (3, 3))
     s = d["dof_axis"] if q.ndim == 1 else d["dof_axis"][:, None]
     Rs = R[k] @ s  # (nv, [N,] 3, 2)
     w = Rs[..., 1]
     v_O = Rs[..., 0] + cross(p[k], w)
-    lin = mk[..., None] * v_O + cross(w, hk)
+    lin = mk * v_O + cross(w, hk)
     ang = cross(hk, v_O) + (Ik @ w[..., None])[..., 0]
     p_G = comp[0, ..., 1:4] / comp[0, ..., :1] if model.parent.count(-1) == 1 else _center_of_mass(model, c)
-    ang = ang - cross(np.broadcast_to(p_G, lin.shape), lin)
-    A = np.concatenate([np.moveaxis(lin, 0, -1), np.moveaxis(ang, 0, -1)], axis=-2)
+    ang -= cross(p_G, lin)  # about G
+    A = np.empty(q.shape[:-1] + (6, model.nv))
+    axes = (1, 0) if q.ndim == 1 else (1, 2, 0)
+    A[..., :3, :], A[..., 3:, :] = lin.transpose(axes), ang.transpose(axes)
     return check.finite_result(A, "A_G", "q")
 
 

@@ -54,8 +54,16 @@ _SKEW = np.array([[0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0],
 
 
 def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a x b over the last axis of stacks (..., 3) (checked input): [a]x b as one product."""
-    return ((a @ _SKEW).reshape(a.shape + (3,)) @ b[..., None])[..., 0]
+    """a x b over the last axis of stacks (..., 3) (checked input): [a]x b as one product for a
+    single state, component by component for a batch (elementwise over N is the cheaper there)."""
+    if a.ndim <= 2 and b.ndim <= 2:
+        return ((a @ _SKEW).reshape(a.shape + (3,)) @ b[..., None])[..., 0]
+    a, b = np.broadcast_arrays(a, b)
+    out = np.empty(a.shape)  # (p_G (N, 3) against (nv, N, 3) broadcasts)
+    for i, j, k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+        np.multiply(a[..., j], b[..., k], out=out[..., i])
+        out[..., i] -= a[..., k] * b[..., j]
+    return out
 
 
 def _local_poses(model: Model, q: np.ndarray, bodies: np.ndarray) -> np.ndarray:
@@ -149,11 +157,12 @@ def frame_jacobian(model: Model, q, link_name: str) -> np.ndarray:
     if body < 0:
         return J
     T_WF, T = _frame_pose(model, q, body, T_BF)
-    dofs, where = model._derived["support_dofs"][body]
-    s = model._derived["dof_axis"][dofs]  # (nd, 3, 2): [s_v, s_w] columns
-    Rs = T[where, ..., :3, :3] @ (s if q.ndim == 1 else s[:, None])  # (nd, [N,] 3, 2)
+    dofs, where, s = model._derived["support_dofs"][body]  # s (nd, 3, 2): [s_v, s_w] columns
+    Tk = T[where]
+    Rs = Tk[..., :3, :3] @ (s if q.ndim == 1 else s[:, None])  # (nd, [N,] 3, 2)
     w = Rs[..., 1]
-    v = Rs[..., 0] + cross(w, T_WF[..., :3, 3] - T[where, ..., :3, 3])
-    J[..., :3, dofs] = np.moveaxis(v, 0, -1)
-    J[..., 3:, dofs] = np.moveaxis(w, 0, -1)
+    v = Rs[..., 0] + cross(w, T_WF[..., :3, 3] - Tk[..., :3, 3])
+    axes = (1, 0) if q.ndim == 1 else (1, 2, 0)
+    J[..., :3, dofs] = v.transpose(axes)
+    J[..., 3:, dofs] = w.transpose(axes)
     return check.finite_result(J, "J", "q")

@@ -329,16 +329,15 @@ def _level_constants(model: Model, d: dict) -> dict:
     o = d["order"]
     free = tuple(k for k, b in enumerate(o) if model.joint_types[b] == "free")
     one = np.array([model.joint_types[b] != "free" for b in o])
-    return {"inertia_lv": _frozen(model.inertia[o]), "S1_lv": _frozen(d["S1"][o]), "P_lv": _frozen(d["P"][o]),
+    from ..geometry.spatial import _crm
+
+    C = -_crm(d["S1"][o])  # v x s = -crm(s) v: the velocity product of a 1-dof joint is linear in v
+    return {"bias_lv": _frozen(C), "bias_lv_T": _frozen(np.swapaxes(C, 1, 2).copy()), "inertia_lv": _frozen(model.inertia[o]), "S1_lv": _frozen(d["S1"][o]), "P_lv": _frozen(d["P"][o]),
             "Pst_lv": _frozen(d["Pst"][o]), "PstT_lv": _frozen(d["PstT"][o]), "q1_lv": d["q1"][o], "v1_lv": d["v1"][o],
             "revolute_lv": d["revolute"][o], "free_lv": free, "one_lv": one,
             "v1_one_lv": d["v1"][o][one], "q_free_lv": tuple(model.q_slice[o[k]] for k in free),
             "v_free_lv": tuple(model.v_slice[o[k]] for k in free),
             "X_tree_free_lv": tuple(None if d["tree_is_identity"][o[k]] else d["X_tree"][o[k]] for k in free)}
-
-
-def model_parent(model: Model, bodies: np.ndarray) -> np.ndarray:
-    return np.array([model.parent[b] for b in bodies], dtype=int)
 
 
 def _kinematic_constants(model: Model, X_tree: list, S: list) -> dict:
@@ -380,24 +379,12 @@ def _kinematic_constants(model: Model, X_tree: list, S: list) -> dict:
     for i in range(nb):
         pos = {b: k for k, b in enumerate(support[i])}
         dofs = np.concatenate([np.arange(model.v_slice[b].start, model.v_slice[b].stop) for b in support[i]])
-        dof_pos.append((dofs, np.array([pos[b] for b in dof_body[dofs]], dtype=int)))
+        dof_pos.append((dofs, np.array([pos[b] for b in dof_body[dofs]], dtype=int), _frozen(dof_axis[dofs])))
     mass = model.inertia[:, 0, 0].copy()
     com = np.array([[I[5, 1], I[3, 2], I[4, 0]] for I in model.inertia]) / np.where(mass > 0, mass, 1.0)[:, None]
     I_c = np.array([I[3:, 3:] + m * (np.outer(c, c) - c @ c * np.eye(3)) for I, m, c in zip(model.inertia, mass, com)])
-    # CRBA's walk to the root, for all velocity coordinates at once: step t holds every coordinate
-    # k whose body has >= t ancestors, with the body its force has reached (t joints up)
-    walk, depth = [], [len(c) - 1 for c in support]
-    for t in range(max(depth) + 1):
-        ks = np.array([k for k in range(model.nv) if depth[dof_body[k]] >= t], dtype=int)
-        at = np.array([support[dof_body[k]][depth[dof_body[k]] - t] for k in ks], dtype=int)
-        one = np.array([model.joint_types[b] != "free" for b in at], dtype=bool)
-        walk.append({"k": ks, "at": at, "k1": ks[one], "at1": at[one], "col1": np.array([model.v_slice[b].start for b in at[one]], dtype=int),
-                     "kF": ks[~one], "atF": at[~one], "up": ks[model_parent(model, at) >= 0], "up_at": at[model_parent(model, at) >= 0]})
-    related = np.zeros((model.nv, model.nv), dtype=bool)  # b(l) supports b(k)
-    for k in range(model.nv):
-        related[k, np.isin(dof_body, support[dof_body[k]])] = True
-    return {"walk": tuple(walk), "related": related, "support": tuple(support), "P4": _frozen(P4.reshape(nb, 3, 16)), "dof_body": dof_body,
-            "dof_axis": _frozen(dof_axis), "dof_axis6": _frozen(np.concatenate([S[i].T for i in range(nb)])), "subtree": _frozen(subtree), "support_dofs": tuple(dof_pos),
+    return {"support": tuple(support), "P4": _frozen(P4.reshape(nb, 3, 16)), "dof_body": dof_body,
+            "dof_axis": _frozen(dof_axis), "subtree": _frozen(subtree), "support_dofs": tuple(dof_pos),
             "parent_array": np.array(model.parent), "mass": _frozen(mass), "com": _frozen(com),
             "com1": _frozen(np.concatenate([com, np.ones((nb, 1))], axis=1)), "I_c": _frozen(I_c)}
 
