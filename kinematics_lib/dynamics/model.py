@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import NamedTuple
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 import numpy as np
 
 from .. import _validate as check
-from ..geometry.rotations import quat_multiply, quat_to_matrix, so3_exp
+from ..geometry.rotations import so3_exp
 from ..geometry.spatial import _spatial_inertia, motion_transform, spatial_inertia
 
 __all__ = [
@@ -40,7 +39,6 @@ __all__ = [
     "joint_transforms",
     "neutral_configuration",
     "random_configuration",
-    "integrate_configuration",
     "planar_chain_model",
     "double_pendulum_model",
     "random_tree_model",
@@ -420,7 +418,7 @@ def _jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
 
 
 #: a floating base's quaternion must have |norm - 1| <= QUATERNION_TOLERANCE (it is never renormalised
-#: silently; integrate_configuration keeps it unit)
+#: silently; integrating the motion on the manifold keeps it unit)
 QUATERNION_TOLERANCE = 1e-6
 
 
@@ -619,36 +617,6 @@ def random_configuration(model: Model, rng: np.random.Generator) -> np.ndarray:
             lo = lo if np.isfinite(lo) else default[0]
             hi = hi if np.isfinite(hi) else default[1]
             q[s] = rng.uniform(lo, hi)
-    return q
-
-
-def integrate_configuration(model: Model, q, v, dt: float = 1.0) -> np.ndarray:
-    """q (+) v dt: add v dt to joint coordinates; move a floating base along its body-frame twist.
-
-    For the free joint: p_new = p + R V(w dt) v dt and R_new = R exp([w dt]x) (exact for a
-    constant body twist), with the quaternion kept unit and w >= 0.
-    """
-    q = np.array(check.vector(q, model.nq, "q"))
-    v = check.vector(v, model.nv, "v")
-    for i, t in enumerate(model.joint_types):
-        qs, vs = model.q_slice[i], model.v_slice[i]
-        if t != "free":
-            q[qs] += v[vs] * dt
-            continue
-        p, quat = q[qs][:3], q[qs][3:7] / np.linalg.norm(q[qs][3:7])
-        lin, ang = v[vs][:3] * dt, v[vs][3:] * dt
-        from ..geometry.transforms import se3_exp  # local import keeps the dependency order visible
-
-        T_step = se3_exp(np.concatenate([lin, ang]))
-        R = quat_to_matrix(quat)
-        p_new = p + R @ T_step[:3, 3]
-        th = np.linalg.norm(ang)
-        dq = np.concatenate([np.sin(th / 2) * ang / th, [np.cos(th / 2)]]) if th > 1e-12 else np.array([*(ang / 2), 1.0])
-        quat_new = quat_multiply(quat, dq)
-        quat_new /= np.linalg.norm(quat_new)
-        if quat_new[3] < 0:
-            quat_new = -quat_new
-        q[qs] = np.concatenate([p_new, quat_new])
     return q
 
 
