@@ -52,7 +52,7 @@ def _contact_impulses(A: np.ndarray, b: np.ndarray, mu: float, n_faces: int) -> 
     sol = qpsolvers.solve_problem(qpsolvers.Problem(P, b, C, np.zeros(C.shape[0])), solver="proxqp",
                                   eps_abs=1e-10, eps_rel=0.0, max_iter=2000)
     if not sol.found or not np.isfinite(sol.x).all():
-        raise ValueError("the contact problem of this step has no solution (the QP solver failed)")
+        raise ValueError("the contact problem of this step has no solution for these q, v, tau, dt, mu (the QP solver failed)")
     return sol.x
 
 
@@ -130,7 +130,7 @@ def simulate_landing(model: Model, q0, feet, duration=1.0, dt=1e-3, mu=0.8, Kp=3
     :func:`contact_step`. progress: an object with ``update()`` called once per sample.
     """
     _floating(model)
-    q = _configuration(model, q0).copy()
+    q = _configuration(model, q0, "q0").copy()
     feet = _feet(model, feet)
     duration, dt = check.positive(duration, "duration"), check.positive(dt, "dt")
     if dt > 0.1:
