@@ -19,6 +19,7 @@ by hand, name it and say how to keep the edit; ``--force`` overwrites.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -101,11 +102,29 @@ def ensure_chromium() -> str | None:
     return None
 
 
+#: Defaults for the students' JupyterLab (an overrides file of the environment; a user's own
+#: settings still win): no "get notified about official Jupyter news?" pop-up over chapter 1.
+LAB_SETTINGS = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}}
+
+
+def lab_overrides(folder: Path) -> Path:
+    """Write LAB_SETTINGS as the environment's settings overrides; returns the file."""
+    path = folder / "share" / "jupyter" / "lab" / "settings" / "overrides.d" / "kinematics-notebooks.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(LAB_SETTINGS, indent=2) + "\n"
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+    return path
+
+
 def cmd_lab(args) -> int:
     py = ensure_env("student")
-    # Bound to loopback, token authentication left on (JupyterLab prints the URL with its token).
+    lab_overrides(ENVS["student"][0])
+    # Bound to loopback, token authentication left on (JupyterLab prints the URL with its token);
+    # no news feed and no update check (the settings above also stop JupyterLab asking about them).
     cmd = [py, "-m", "jupyterlab", "--ServerApp.ip=127.0.0.1", f"--ServerApp.root_dir={ROOT}",
-           "--LabApp.default_url=/lab/tree/chapters/01_introduction.ipynb", *args]
+           "--LabApp.default_url=/lab/tree/chapters/01_introduction.ipynb", "--LabApp.news_url=None",
+           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", *args]
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers often run as root; JupyterLab refuses by default
         say("running as root: adding --ServerApp.allow_root=True")
         cmd.insert(3, "--ServerApp.allow_root=True")
@@ -160,7 +179,9 @@ def cmd_work(args) -> int:
 
 def cmd_bench(args) -> int:
     py = ensure_env("dev")
-    return subprocess.call([str(py), str(ROOT / "benchmarks" / "bench_dynamics.py"), *args], cwd=ROOT)
+    rc = subprocess.call([str(py), str(ROOT / "benchmarks" / "bench_dynamics.py"), *args], cwd=ROOT)
+    quick = ["--quick"] if "--quick" in args else []
+    return rc or subprocess.call([str(py), str(ROOT / "benchmarks" / "bench_views.py"), *quick], cwd=ROOT)
 
 
 COMMANDS = {"lab": cmd_lab, "work": cmd_work, "test": cmd_test, "exercises": cmd_exercises,

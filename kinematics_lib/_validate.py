@@ -5,7 +5,8 @@ argument and what was expected, so that bad input never turns into a silent NaN 
 once, at the public boundary of a function; inner helpers take checked values.
 
 Arrays: :func:`scalar`, :func:`positive`, :func:`nonnegative`, :func:`vector`, :func:`matrix`,
-:func:`integer`. Geometry: :func:`rotation`, :func:`transform`, :func:`unit_quaternion`.
+:func:`integer`, :func:`batch_vector` (one vector or a batch of them, as the dynamics core takes
+q, v, a) and :func:`same_batch`. Geometry: :func:`rotation`, :func:`transform`, :func:`unit_quaternion`.
 Physics: :func:`rotational_inertia`, :func:`spatial_inertia` (one 6x6 or a stack).
 Objects: :func:`model` (a ``kinematics_lib.Model``), :func:`instance`, :func:`function`,
 :func:`rng`, :func:`text`, :func:`flag`, :func:`one_of`. Results: :func:`finite_result`
@@ -22,7 +23,7 @@ import numpy as np
 
 __all__ = ["InputError", "vector", "matrix", "scalar", "positive", "nonnegative", "integer", "rotation",
            "transform", "unit_quaternion", "rotational_inertia", "spatial_inertia", "model", "instance",
-           "function", "rng", "text", "flag", "one_of", "finite_result", "describe"]
+           "function", "rng", "text", "flag", "one_of", "finite_result", "describe", "batch_vector", "same_batch"]
 
 
 class InputError(ValueError):
@@ -106,6 +107,46 @@ def vector(x, n: int | None, name: str) -> np.ndarray:
         want = f"({n},)" if n is not None else "(n,)"
         raise InputError(f"{name} must have shape {want}, got shape {a.shape}")
     return _finite(a, name)
+
+
+def batch_vector(x, n: int, name: str, batch: bool = True) -> np.ndarray:
+    """A finite float array of shape (n,), or (N, n) -- a batch of N vectors -- when ``batch``.
+
+    The fast path (a float ndarray of the right shape) costs well under a microsecond: the
+    dynamics functions call this once per public call, on their hot path.
+    """
+    if type(x) is np.ndarray and x.dtype == np.float64 and x.shape[-1:] == (n,) and (x.ndim == 1 or batch and x.ndim == 2):
+        if x.ndim == 1:
+            if x.dot(_zeros(n)) == 0.0:  # x . 0 is NaN iff x holds a NaN or an inf
+                return x
+        elif x.shape[0] > 0 and np.isfinite(x).all():
+            return x
+    a = _array(x, name)
+    if a.ndim == 1 or not batch:
+        return vector(a, n, name)
+    if a.ndim != 2 or a.shape[1] != n or a.shape[0] == 0:
+        raise InputError(f"{name} must have shape ({n},) or (N, {n}) (a batch of N >= 1), got shape {a.shape}")
+    return _finite(a, name)
+
+
+_ZEROS: dict = {}
+
+
+def _zeros(n: int) -> np.ndarray:
+    z = _ZEROS.get(n)
+    if z is None:
+        z = _ZEROS[n] = np.zeros(n)
+        z.setflags(write=False)
+    return z
+
+
+def same_batch(arrays, names) -> None:
+    """Arrays from :func:`batch_vector` agree in their batch shape: all (n_k,) or all (N, n_k)."""
+    first = arrays[0].shape[:-1]
+    for a, name in zip(arrays[1:], names[1:]):
+        if a.shape[:-1] != first:
+            raise InputError(f"{name} must be a batch like {names[0]}: {names[0]} has shape {arrays[0].shape}, "
+                             f"{name} has shape {a.shape}")
 
 
 def matrix(x, shape: tuple[int | None, int | None], name: str) -> np.ndarray:
@@ -245,6 +286,8 @@ def _class_names(x) -> set:
 
 def model(m, name: str = "model"):
     """A :class:`kinematics_lib.Model` (checked by class, without importing the library)."""
+    if type(m).__name__ == "Model" and type(m).__module__ == "kinematics_lib.dynamics.model":
+        return m  # the fast path: one public dynamics call checks its model once
     if "Model" not in _class_names(m):
         raise InputError(f"{name} must be a kinematics_lib Model (e.g. from kl.load_urdf or "
                          f"kl.planar_chain_model), got {describe(m)}")

@@ -496,6 +496,32 @@ EXAMPLES = {
     "load_urdf": [dict(path=Arg(kl.anymal_b_urdf(), Kind("path")), floating_base=True,
                        gravity=np.array([0.0, 0.0, -9.81]))],
     "integrate_configuration": [dict(dt=Arg(0.1, Kind("scalar")))],
+    # dynamics: floating base and balance (chapter 6)
+    "integrate": [dict(dt=Arg(0.1, Kind("scalar")))],
+    "difference": [lambda ctx: None if ctx.kind != "model" else dict(
+        q1=Arg(kl.random_configuration(ctx.obj, rng(31)), _q(ctx).kind))],
+    "quaternion_integration_error": [dict(omega=np.array([1.0, 2.0, 0.5]), dt=Arg(0.01, Kind(
+        "scalar", physical="positive", size=True)), steps=Arg(20, Kind("int", size=True)), method="naive")],
+    "simulate_free_floating": [lambda ctx: None if ctx.kind != "model" or not ctx.obj.floating_base else dict(
+        v0=Arg(rng(32).normal(size=ctx.nv), Kind("array")), torque=lambda t, q, v: np.ones(ctx.nv - 6),
+        t_final=Arg(0.02, Kind("scalar", physical="positive", size=True)),
+        dt=Arg(0.01, Kind("scalar", physical="positive", size=True)), rtol=1e-8, atol=1e-10)],
+    "satellite_joint_torque": [dict(model=Arg(kl.satellite_arm_model(), Kind("object", wrong=kl.puma560())),
+                                    amplitude=0.5, period=2.0, kp=25.0, kd=10.0)],
+    "satellite_joint_loop": [dict(n_joints=Arg(3, Kind("int")), amplitude=0.8, period=Arg(4.0, Kind(
+        "scalar", physical="positive")), t=Arg(np.linspace(0.0, 4.0, 5), Kind("free")))],
+    "zero_momentum_base_path": [lambda ctx: None if ctx.kind != "model" or not ctx.obj.floating_base else dict(
+        qj=Arg(np.linspace(0.0, 0.2, 3 * (ctx.nv - 6)).reshape(3, ctx.nv - 6), Kind("array")),
+        qdj=Arg(np.ones((3, ctx.nv - 6)), Kind("array")),
+        dt=Arg(0.1, Kind("scalar", physical="positive")))],
+    "center_of_pressure": [dict(points=np.array([[0.1, 0.1, 0.0], [0.1, -0.1, 0.0], [-0.1, 0.0, 0.0]]),
+                                forces=np.array([[1.0, 2.0, 100.0], [0.0, -1.0, 120.0], [3.0, 0.0, 80.0]]))],
+    "zmp": [dict(p_com=np.array([0.02, -0.01, 0.9]), a_com=np.array([1.0, -0.5, 0.3]), mass=60.0,
+                 dL=np.array([0.5, -5.0, 1.0]), g=9.81)],
+    "cmp": [dict(p_com=np.array([0.02, -0.01, 0.9]), a_com=np.array([1.0, -0.5, 0.3]), g=9.81)],
+    "momentum_constraints_doc000": [dict(n_joints=Arg(3, Kind("int")))],
+    "zmp_stability_exercise_3_2_doc000": [dict(h=Arg(1.0, Kind("scalar", physical="positive")), xdd=2.0,
+                                               width=Arg(0.2, Kind("scalar", physical="positive")), g=9.8)],
     # dynamics: Lagrange
     "derive_lagrangian": [dict(T=sp.Symbol("m") * sp.Symbol("l") ** 2 * sp.Symbol("dth") ** 2 / 2,
                                V=-sp.Symbol("m") * sp.Symbol("g") * sp.Symbol("l") * sp.cos(sp.Symbol("th")),
@@ -732,9 +758,6 @@ EXAMPLES = {
     "leg_ik_doc000": [dict(p_hip=np.array([0.1, 0.02, -0.4]), l_hip=_nonneg(0.0),
                            l_thigh=Arg(0.25, Kind("scalar", physical="positive")),
                            l_shank=Arg(0.25, Kind("scalar", physical="positive")))],
-    "static_balance_doc000": [dict(points=Arg(np.array([[0.3, 0.2, 0.0], [-0.3, 0.2, 0.0], [0.0, -0.2, 0.0]]), Kind("free")),
-                                   forces=Arg(np.array([[0.0, 0.0, 50.0], [0.0, 0.0, 50.0], [0.0, 0.0, 100.0]]), Kind("free")),
-                                   p_com=np.array([0.0, 0.0, 0.4]), mass=_nonneg(20.0))],
     "contact_force_estimate_doc000": [dict(J=Arg(np.eye(6)[:, :4] + 0.1, Kind("free")), tau_measured=np.arange(4.0),
                                            tau_model=np.ones(4))],
 }
@@ -751,6 +774,7 @@ NOT_CALLED = {
     "OdometryRun": "result record of simulate_odometry",
     "NewtonEulerTerms": "result record of newton_euler_terms",
     "SimulationResult": "result record of simulate_sampled / simulate_continuous",
+    "FreeFloatingRun": "result record of simulate_free_floating",
     "FrictionLoop": "result record of simulate_friction_loop",
     "ReflectedInertia": "result record of reflected_inertia",
     "BaseParameters": "result record of base_parameters (functions taking it check its type)",

@@ -85,3 +85,18 @@ def test_pinocchio_comparison_agrees_on_anymal():
 def test_machine_description_names_the_cores():
     text = bm.machine_description()
     assert "nproc" in text and "numpy" in text
+
+
+def test_pinocchio_model_is_the_same_robot():
+    """pinocchio_model: RNEA, CRBA and gravity agree with kinematics_lib (planar arm, ANYmal B)."""
+    pin = pytest.importorskip("pinocchio")
+    rng = np.random.default_rng(3)
+    for model in (kl.planar_chain_model([1.0, 0.7], [2.0, 1.0], inertias=[0.1, 0.05]),
+                  kl.load_urdf(kl.anymal_b_urdf(), floating_base=True)):
+        ref = bm.pinocchio_model(model)
+        data = ref.createData()
+        assert (ref.nq, ref.nv) == (model.nq, model.nv)
+        q, v, a = kl.random_configuration(model, rng), rng.normal(size=model.nv), rng.normal(size=model.nv)
+        assert np.allclose(pin.rnea(ref, data, q, v, a), kl.rnea(model, q, v, a), atol=1e-9)
+        assert np.allclose(pin.crba(ref, data, q), kl.crba(model, q), atol=1e-9)
+        assert np.allclose(pin.computeGeneralizedGravity(ref, data, q), kl.gravity_torque(model, q), atol=1e-9)

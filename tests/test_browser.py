@@ -24,7 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("KL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 #: (notebook, how many ArrowRight presses to move its first slider)
-NOTEBOOKS = [nb for nb in ("03_jacobians_singularities_ik.ipynb", "09_mecanum_wheels.ipynb")
+NOTEBOOKS = [nb for nb in ("02_rigid_motions_dh.ipynb", "03_jacobians_singularities_ik.ipynb", "09_mecanum_wheels.ipynb")
              if (ROOT / "chapters" / nb).exists()]
 
 pytestmark = pytest.mark.browser
@@ -112,6 +112,40 @@ def _image_fingerprint(page, selector: str) -> str:
     }""")
 
 
+_LOOK = """() => {
+    const unit = /\\[[^\\[\\]]+\\]\\s*$/;
+    const panel = document.querySelector('.jp-NotebookPanel-notebook') || document.body;
+    const view = panel.getBoundingClientRect();
+    const out = [];
+    for (const box of document.querySelectorAll('.kl-interactive')) {
+        const img = box.querySelector('img.kl-figure');
+        const r = img.getBoundingClientRect();
+        const b = box.getBoundingClientRect();
+        const labels = [...box.querySelectorAll('.widget-slider .widget-label')].map(l => l.innerText.trim());
+        out.push({natural: [img.naturalWidth, img.naturalHeight], shown: [r.width, r.height],
+                  box: [b.width, b.height], view: [view.width, view.height],
+                  unitless: labels.filter(t => !unit.test(t)),
+                  readouts: [...box.querySelectorAll('.widget-readout')].map(e => e.innerText.trim())});
+    }
+    return out;
+}"""
+
+
+def _check_look(page, notebook):
+    """Figures at their natural size, every slider label with a unit, readouts without
+    floating-point noise, each widget inside the notebook panel of a 1400 x 900 window."""
+    widgets = page.evaluate(_LOOK)
+    assert widgets, f"{notebook}: no slider widget rendered"
+    for k, w in enumerate(widgets):
+        where = f"{notebook} widget {k}"
+        assert abs(w["shown"][0] - w["natural"][0]) <= 1 and abs(w["shown"][1] - w["natural"][1]) <= 1, (
+            f"{where}: figure shown at {w['shown']} px, natural size {w['natural']}")
+        assert not w["unitless"], f"{where}: sliders without a unit in their label: {w['unitless']}"
+        assert not [r for r in w["readouts"] if "e-" in r or "e+" in r], f"{where}: readouts {w['readouts']}"
+        assert w["box"][0] <= w["view"][0] + 1 and w["box"][1] <= w["view"][1] + 1, (
+            f"{where}: widget {w['box']} px does not fit the notebook panel {w['view']} px")
+
+
 def _delete_sessions(base: str) -> None:
     with urllib.request.urlopen(f"{base}/api/sessions") as r:
         sessions = json.load(r)
@@ -123,7 +157,7 @@ def _delete_sessions(base: str) -> None:
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
 def test_slider_moves_figure(lab_server, browser, notebook):
     _delete_sessions(lab_server)
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
     try:
         page.goto(f"{lab_server}/lab/tree/chapters/{notebook}?reset")  # ?reset: no tabs from earlier tests
         page.wait_for_selector('.jp-StatusBar-Widget:has-text("Idle")', timeout=120_000)
@@ -136,6 +170,7 @@ def test_slider_moves_figure(lab_server, browser, notebook):
         page.wait_for_selector(figure, state="attached", timeout=180_000)
         page.wait_for_selector('.jp-StatusBar-Widget:has-text("Idle")', timeout=300_000)
         page.locator(figure).first.scroll_into_view_if_needed()
+        _check_look(page, notebook)
         before_img = _image_fingerprint(page, figure)
         before_text = page.locator(".kl-interactive .kl-readout").first.inner_text()
         handle = page.locator(".kl-interactive .noUi-handle").first
@@ -148,6 +183,7 @@ def test_slider_moves_figure(lab_server, browser, notebook):
         page.wait_for_timeout(500)
         after_img = _image_fingerprint(page, figure)
         assert after_img != before_img, "the figure did not change after moving the slider"
+        _check_look(page, notebook)  # same size after the move: no jump
         body = page.inner_text("body")
         assert "Error displaying widget" not in body
         assert "model not found" not in body

@@ -71,3 +71,22 @@ def test_installed_versions_are_the_pinned_ones():
         except metadata.PackageNotFoundError:
             continue  # an optional platform-specific dependency
         assert installed == ver, f"{name}: installed {installed}, pinned {ver}"
+
+
+def test_student_lab_does_not_ask_about_news(tmp_path):
+    """`tasks.py lab` turns JupyterLab's news and update checks off (issue 14, item 18): the
+    server flags, and settings defaults so that the "get notified about official Jupyter news?"
+    pop-up (shown while fetchNews is "none") never covers chapter 1."""
+    import importlib.util
+    import json
+
+    spec = importlib.util.spec_from_file_location("tasks", ROOT / "tasks.py")
+    tasks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tasks)
+    path = tasks.lab_overrides(tmp_path)
+    settings = json.loads(path.read_text())["@jupyterlab/apputils-extension:notification"]
+    assert settings == {"fetchNews": "false", "checkForUpdates": False}
+    assert path.relative_to(tmp_path).parts[:4] == ("share", "jupyter", "lab", "settings")
+    source = (ROOT / "tasks.py").read_text()
+    lab = source[source.index("def cmd_lab"):source.index("def cmd_test")]
+    assert "--LabApp.news_url=None" in lab and "NeverCheckForUpdate" in lab

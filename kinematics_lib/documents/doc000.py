@@ -21,9 +21,8 @@ from ..dynamics.frames import forward_kinematics
 from ..dynamics.lagrange import LagrangianModel, derive_lagrangian, double_pendulum_lagrangian
 from ..dynamics.model import jcalc
 from ..dynamics.newton_euler_3d import _cross, _revolute_chain
-from ..dynamics.algorithms import _state
-from ..geometry.spatial import cross_force, cross_motion, inertia_parts, motion_transform
-from ._common import fixed_lines, model_arg
+from ..geometry.spatial import _crf, _crm, inertia_parts, motion_transform
+from ._common import fixed_lines, model_arg, nonempty, rows_match, state
 
 __all__ = [
     # chapter 1
@@ -45,10 +44,13 @@ __all__ = [
     "DOC000_COSTS",
     "rnea_operations_doc000",
     "DOC000_TIMING_CLAIMS_US",
+    # chapter 6
+    "static_force_sum_doc000",
+    "momentum_constraints_doc000",
+    "zmp_stability_exercise_3_2_doc000",
     # chapter 8
     "ANYMAL_PARAMETERS_DOC000",
     "leg_ik_doc000",
-    "static_balance_doc000",
     "contact_force_estimate_doc000",
 ]
 
@@ -181,16 +183,18 @@ def nullspace_step_doc000(J, dx, z, damping: float = 0.0) -> np.ndarray:
     task; with the damped inverse J (I - J^# J) z = lambda^2 (J J^T + lambda^2 I)^-1 J z != 0, so
     the "null-space" motion leaks into the task.
     """
-    J = check.matrix(J, (None, None), "J")
-    dx, z = check.vector(dx, J.shape[0], "dx"), check.vector(z, J.shape[1], "z")
-    lam = check.scalar(damping, "damping")
-    if lam < 0.0:
-        raise InputError(f"damping must be >= 0, got {damping}")
-    if lam == 0.0:
-        J_plus = np.linalg.pinv(J)
-    else:
-        J_plus = J.T @ np.linalg.solve(J @ J.T + lam**2 * np.eye(J.shape[0]), np.eye(J.shape[0]))
-    return J_plus @ dx + (np.eye(J.shape[1]) - J_plus @ J) @ z
+    J = nonempty(check.matrix(J, (None, None), "J"), "J")
+    dx = rows_match(dx, J, "dx")
+    z = check.vector(z, J.shape[1], "z")
+    lam = check.nonnegative(damping, "damping")
+    m, n = J.shape
+    with np.errstate(all="ignore"):
+        if lam == 0.0:
+            J_plus = np.linalg.pinv(J) if np.isfinite(J @ J.T).all() else np.full((n, m), np.nan)
+        else:
+            J_plus = J.T @ np.linalg.solve(J @ J.T + (lam * lam) * np.eye(m), np.eye(m))
+        dq = J_plus @ dx + (np.eye(n) - J_plus @ J) @ z
+    return check.finite_result(dq, "dq", "J, dx, z, damping")
 
 
 # ================================================================ chapter 4: Lagrange
@@ -301,22 +305,33 @@ def aba_doc000(model, q, v, tau, fixed=()) -> np.ndarray:
     replaces them. Otherwise this is :func:`kinematics_lib.aba` line by line (RBDA Table 7.1).
     """
     fixed = fixed_lines(fixed, FIXES["aba_doc000"])
-    q, v, tau = _state(model_arg(model), q, v, tau, name_a="tau")
+    q, v, tau = state(model_arg(model), q, v, tau, name_a="tau")
+    with np.errstate(all="ignore"):
+        qdd = _aba_doc000(model, q, v, tau, fixed)
+    return check.finite_result(qdd, "qdd", "q, v, tau")
+
+
+def _aba_doc000(model, q, v, tau, fixed) -> np.ndarray:
     nb, parent = model.nb, model.parent
     Xup, S, vel, c, IA, pA = ([None] * nb for _ in range(6))
     for i in range(nb):  # pass 1 (not in the document): velocities and velocity-product terms
         Xup[i], S[i] = jcalc(model, i, q[model.q_slice[i]])
         vJ = S[i] @ v[model.v_slice[i]]
         vel[i] = vJ if parent[i] < 0 else Xup[i] @ vel[parent[i]] + vJ
-        c[i] = cross_motion(vel[i], vJ)
+        c[i] = _crm(vel[i]) @ vJ
         IA[i] = model.inertia[i].copy()
-        pA[i] = cross_force(vel[i], model.inertia[i] @ vel[i])
+        pA[i] = _crf(vel[i]) @ (model.inertia[i] @ vel[i])
     U, D_inv, u = [None] * nb, [None] * nb, [None] * nb
     for i in range(nb - 1, -1, -1):  # pass 2: I^A and bias forces, leaves first
         if "p" not in fixed:
-            pA[i] = cross_force(vel[i], IA[i] @ vel[i])  # the document's line
+            pA[i] = _crf(vel[i]) @ (IA[i] @ vel[i])  # the document's line
         U[i] = IA[i] @ S[i]
-        D_inv[i] = np.linalg.inv(S[i].T @ U[i])
+        D = S[i].T @ U[i]
+        if not np.isfinite(D).all():
+            return np.full(model.nv, np.nan)  # overflow: reported by the caller
+        if abs(np.linalg.det(D)) < 1e-300:
+            raise InputError(f"model: the subtree of body {i} has no inertia about its joint (S^T I^A S = 0)")
+        D_inv[i] = np.linalg.inv(D)
         u[i] = tau[model.v_slice[i]] - S[i].T @ pA[i]
         if parent[i] >= 0:
             Ia = IA[i] - U[i] @ D_inv[i] @ U[i].T
@@ -343,7 +358,7 @@ def crba_doc000(model, q, fixed=()) -> np.ndarray:
     model = model_arg(model)
     if model.parent != tuple(range(-1, model.nb - 1)) or model.nv != model.nb:
         raise InputError("model must be a serial chain of 1-dof joints (parent[i] = i - 1)")
-    (q,) = _state(model, q)
+    (q,) = state(model, q)
     T = forward_kinematics(model, q)
     X = [motion_transform(Ti[:3, :3], Ti[:3, 3]) for Ti in T]  # world -> body i
     S_w = np.array([np.linalg.solve(Xi, model.S[i][:, 0]) for i, Xi in enumerate(X)])
@@ -382,6 +397,61 @@ def rnea_operations_doc000(n_links) -> int:
 #: upper bounds: RNEA < 50, ABA < 80, contact Jacobian < 30 per leg, the full dynamics update
 #: "including all derivatives" < 300.
 DOC000_TIMING_CLAIMS_US = {"RNEA": 50.0, "ABA": 80.0, "foot Jacobian": 30.0, "full update": 300.0}
+
+
+# ================================================================ chapter 6: floating-base dynamics
+# (the section 3.2.2 ZMP/CMP relation with its spurious m is zmp_cmp_offset_doc000, chapter 1 above)
+
+
+def static_force_sum_doc000(mass, g: float = 9.81) -> np.ndarray:
+    """Section 3.5.3, static-equilibrium test: "验证力平衡：sum f_i = m g" (the contact forces sum to m g).
+
+    Returns m g with g = (0, 0, -g), the vector of section 3.2.2's own m p_ddot = sum f_i + m g (N).
+    **Wrong sign:** that is (0, 0, -m g), the ground pulling the robot down. In static
+    equilibrium p_ddot = 0, so sum f_i = -m g = (0, 0, +m g): the ground pushes up by the weight.
+
+    >>> static_force_sum_doc000(10.0, 10.0)
+    array([   0.,    0., -100.])
+    """
+    m = check.positive(mass, "mass")
+    g = check.positive(g, "g")
+    return m * np.array([0.0, 0.0, -g])
+
+
+def momentum_constraints_doc000(n_joints) -> int:
+    """Exercise 3.6, reference answer: conserved angular momentum "提供了 n-3 个非完整约束" (n - 3 constraints).
+
+    **Wrong:** L_G = A_L(q) v = L_0 is three scalar equations whatever n (A_L has 3 rows of rank
+    3): three non-holonomic constraints (not integrable: a closed joint loop leaves the base turned).
+    Linear momentum adds three more, integrable ones (m p_G = m p_G0 + h_lin t, a holonomic
+    condition on the CoM). For n = 3 the document's count gives 0.
+
+    >>> momentum_constraints_doc000(3)
+    0
+    """
+    return check.integer(n_joints, "n_joints", 0, 10**6) - 3
+
+
+def zmp_stability_exercise_3_2_doc000(h, xdd, width, g: float = 9.8) -> tuple[float, bool]:
+    """Exercise 3.2, reference answer: dx = x_ZMP - x_CMP = -(h / g) xdd; stable iff |dx| <= width / 2.
+
+    h = 1.0 m, xdd = 2.0 m/s^2, "支撑多边形宽度 0.2 m" give dx = -0.204 m > 0.1 m: "unstable, the robot
+    falls backwards". The number holds (the linear inverted pendulum, no m -- unlike the
+    section 3.2.2 formula the exercise hints at, see zmp_cmp_offset_doc000). **Imprecise:** the
+    bound that matters along the acceleration is the foot's *length* in the walking direction (the
+    text says width); "x_CMP" here is the CoM's ground projection, not the centroidal moment
+    pivot; and the ZMP cannot leave the polygon -- the foot tips about its rear edge instead.
+    Returns (dx in m, the answer's verdict).
+
+    >>> zmp_stability_exercise_3_2_doc000(1.0, 2.0, 0.2)
+    (-0.2040816326530612, False)
+    """
+    h = check.positive(h, "h")
+    xdd = check.scalar(xdd, "xdd")
+    width = check.positive(width, "width")
+    g = check.positive(g, "g")
+    dx = -h / g * xdd
+    return dx, bool(abs(dx) <= width / 2.0)
 
 
 # ================================================================ chapter 8: the ANYmal case study
@@ -432,23 +502,6 @@ def leg_ik_doc000(p_hip, l_hip, l_thigh, l_shank) -> np.ndarray:
     q_kfe = math.pi - math.acos(c)
     q_hfe = math.atan2(x, -z / math.cos(q_haa)) - math.asin(s)
     return np.array([q_haa, q_hfe, q_kfe])
-
-
-def static_balance_doc000(points, forces, p_com, mass) -> tuple[np.ndarray, np.ndarray]:
-    """Section 3.5.3, "静态平衡测试": the residuals of the checks as written,
-    sum f_i - m g (force balance "sum f_i = m g") and sum (p_i - p_CoM) x f_i (moment balance).
-
-    points, forces (k, 3) [m, N], p_com (3,) [m], mass [kg]; g = (0, 0, -9.81) m/s^2.
-    **The force check has the wrong sign:** the ground pushes the robot up, sum f_i = -m g (g
-    points down), so correct forces leave a residual of -2 m g here. The moment check holds.
-    """
-    P = check.matrix(points, (None, 3), "points")
-    F = check.matrix(forces, (None, 3), "forces")
-    if F.shape != P.shape:
-        raise InputError(f"forces must have shape {P.shape}, one row per row of points, got shape {F.shape}")
-    p_com, g = check.vector(p_com, 3, "p_com"), np.array([0.0, 0.0, -9.81])
-    m = check.nonnegative(mass, "mass")
-    return F.sum(axis=0) - m * g, np.cross(P - p_com, F).sum(axis=0)
 
 
 def contact_force_estimate_doc000(J, tau_measured, tau_model) -> np.ndarray:

@@ -14,12 +14,14 @@ import numpy as np
 
 from .. import _validate as check
 from ..dynamics.newton_euler_3d import _cross, _inward_local, _revolute_chain
-from ._common import fixed_lines, model_arg
+from .._validate import InputError
+from ._common import fixed_lines, model_arg, nonempty, rows_match
 
 __all__ = [
     # chapter 5
     "ne_doc001",
     "rnea_doc001",
+    "DOC001_TERM_CLAIMS",
     # chapter 10
     "joint_pid_update_doc001",
     "joint_pid_poles_doc001",
@@ -118,6 +120,22 @@ def rnea_doc001(model, q, qd, qdd, fixed=()) -> np.ndarray:
     return tau
 
 
+#: The "M / C / g" discussion after the C++ loop, as written (fractions of the torque, cost ranks):
+#: g(q) "only depends on the configuration, the cheapest to compute", "the main torque source at
+#: low speed and heavy load (60 %~90 %)"; M(q) "the most expensive (O(n^2) terms)"; C(q, qd) qd
+#: "proportional to the velocity squared, nearly zero at low speed, up to 30 % of gravity at high
+#: speed", "computational complexity comparable to M". **What is wrong.** C qd by RNEA (a = 0,
+#: minus g) is O(n) like g, while M is O(n^2): only the full matrix C (needed for the skew
+#: property, not for the dynamics) costs about as much as M. The 60-90 % and 30 % are not
+#: properties of the dynamics but of a robot, a load and a speed: g's share tends to 100 % as the
+#: speed goes to 0 and C qd grows like the speed squared (chapter 5 measures both).
+DOC001_TERM_CLAIMS = {
+    "gravity share at low speed": (0.60, 0.90),
+    "Coriolis over gravity at high speed": 0.30,
+    "cost ranking": ("g cheapest", "M most expensive, O(n^2)", "C qd comparable to M"),
+}
+
+
 # ================================================================ chapter 10: control
 
 
@@ -138,9 +156,7 @@ def joint_pid_update_doc001(err, dt, gravity_ff, i_term, prev_err, kp, ki, kd, i
     kd Δerr / dt -- the "derivative kick" the document's own bullet list warns against.
     ``kinematics_lib.PID`` uses the measured velocity instead.
     """
-    fixed = tuple(fixed)
-    for name in fixed:
-        check.one_of(name, ("sign",), "fixed")
+    fixed = fixed_lines(fixed, ("sign",))
     err, dt, g_ff = check.scalar(err, "err"), check.positive(dt, "dt"), check.scalar(gravity_ff, "gravity_ff")
     i_term, prev_err = check.scalar(i_term, "i_term"), check.scalar(prev_err, "prev_err")
     kp, ki, kd, i_limit = (check.scalar(x, n) for x, n in ((kp, "kp"), (ki, "ki"), (kd, "kd"), (i_limit, "i_limit")))
@@ -160,13 +176,12 @@ def joint_pid_poles_doc001(inertia, kp, kd, fixed=()) -> np.ndarray:
     in the right half plane (J = 1, kp = 100, kd = 5: 2.5 ± 9.682j, growing like e^{2.5 t}).
     ``fixed=("sign",)``: J s² + kd s + kp = 0.
     """
-    for name in tuple(fixed):
-        check.one_of(name, ("sign",), "fixed")
+    fixed = fixed_lines(fixed, ("sign",))
     J = check.positive(inertia, "inertia")
     kp, kd = check.scalar(kp, "kp"), check.scalar(kd, "kd")
     if kp < 0.0 or kd < 0.0:
         raise check.InputError("kp and kd must be non-negative")
-    sign = 1.0 if "sign" in tuple(fixed) else -1.0
+    sign = 1.0 if "sign" in fixed else -1.0
     return np.sort_complex(np.roots([J, sign * kd, kp]).astype(complex))
 
 
@@ -184,10 +199,9 @@ def cartesian_impedance_doc001(J_local, x_err, dx_err, K, D, gravity) -> np.ndar
     local frame, or use the world-aligned Jacobian (LOCAL_WORLD_ALIGNED); ``getJointJacobian``
     also refers to the joint origin, so a tool offset needs ``getFrameJacobian``.
     """
-    J = check.matrix(J_local, (None, None), "J_local")
-    m = J.shape[0]
-    x_err, dx_err = check.vector(x_err, m, "x_err"), check.vector(dx_err, m, "dx_err")
-    K, D = check.vector(K, m, "K"), check.vector(D, m, "D")
+    J = nonempty(check.matrix(J_local, (None, None), "J_local"), "J_local")
+    x_err, dx_err = rows_match(x_err, J, "x_err", "J_local"), rows_match(dx_err, J, "dx_err", "J_local")
+    K, D = rows_match(K, J, "K", "J_local"), rows_match(D, J, "D", "J_local")
     g = check.vector(gravity, J.shape[1], "gravity")
     if np.any(K < 0.0) or np.any(D < 0.0):
         raise check.InputError("K and D must be non-negative (diagonal gains)")
@@ -252,5 +266,12 @@ def lugre_doc001(z, v, sigma0: float, g):
     if not callable(g):
         raise check.InputError("g must be a function g(v) > 0 (the document does not define it)")
     z, v, s0 = check.scalar(z, "z"), check.scalar(v, "v"), check.positive(sigma0, "sigma0")
-    gv = check.positive(g(v), "g(v)")
-    return check.finite_result(v - s0 * abs(v) * z / gv, "dz/dt", "z, v, sigma0")
+    try:
+        with np.errstate(all="ignore"):
+            gv = g(np.float64(v))
+    except OverflowError:
+        raise InputError(f"g(v) overflowed at v = {v:g}: v too large") from None
+    gv = check.positive(gv, "g(v)")
+    with np.errstate(all="ignore"):
+        dz = np.float64(v) - s0 * abs(np.float64(v)) * z / gv
+    return float(check.finite_result(dz, "dz/dt", "z, v, sigma0"))

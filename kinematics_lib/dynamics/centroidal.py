@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from .frames import forward_kinematics
-from .model import Model
+from .frames import _forward_kinematics
+from .model import Model, state
 from ..geometry.spatial import inertia_parts, motion_transform
 
 __all__ = ["center_of_mass", "centroidal_momentum_matrix", "centroidal_momentum"]
@@ -19,7 +19,8 @@ __all__ = ["center_of_mass", "centroidal_momentum_matrix", "centroidal_momentum"
 
 def center_of_mass(model: Model, q) -> np.ndarray:
     """p_G (3,): world position of the centre of mass, sum_i m_i c_i / sum_i m_i (m)."""
-    T = forward_kinematics(model, q)
+    (q,) = state(model, q, batch=False)
+    T = _forward_kinematics(model, q)
     total, moment = 0.0, np.zeros(3)
     for i in range(model.nb):
         m, c, _ = inertia_parts(model.inertia[i])
@@ -27,7 +28,7 @@ def center_of_mass(model: Model, q) -> np.ndarray:
         moment += m * (T[i, :3, :3] @ c + T[i, :3, 3])
     if total <= 0.0:
         raise ValueError("model has zero total mass: the centre of mass is undefined")
-    return moment / total
+    return check.finite_result(moment / total, "p_G", "q")
 
 
 def centroidal_momentum_matrix(model: Model, q) -> np.ndarray:
@@ -37,8 +38,8 @@ def centroidal_momentum_matrix(model: Model, q) -> np.ndarray:
     block of joint j is IC_j S_w,j (momentum about the world origin), then shifted to G:
     h_G = [[1, 0], [-[p_G]x, 1]] h_O.
     """
-    q = check.vector(q, model.nq, "q")
-    T = forward_kinematics(model, q)
+    (q,) = state(model, q, batch=False)
+    T = _forward_kinematics(model, q)
     nb, parent = model.nb, model.parent
     X_0 = [np.linalg.inv(motion_transform(T[i][:3, :3], T[i][:3, 3])) for i in range(nb)]  # body -> world
     IC = [np.linalg.inv(X_0[i]).T @ model.inertia[i] @ np.linalg.inv(X_0[i]) for i in range(nb)]
@@ -51,9 +52,10 @@ def centroidal_momentum_matrix(model: Model, q) -> np.ndarray:
     p_G = center_of_mass(model, q)
     shift = np.eye(6)
     shift[3:, :3] = -np.array([[0.0, -p_G[2], p_G[1]], [p_G[2], 0.0, -p_G[0]], [-p_G[1], p_G[0], 0.0]])
-    return shift @ A_O
+    return check.finite_result(shift @ A_O, "A_G", "q")
 
 
 def centroidal_momentum(model: Model, q, v) -> np.ndarray:
     """h_G = A_G(q) v (6,): [linear momentum (kg m/s); angular momentum about the CoM (kg m^2/s)]."""
-    return centroidal_momentum_matrix(model, q) @ check.vector(v, model.nv, "v")
+    q, v = state(model, q, v, batch=False)
+    return check.finite_result(centroidal_momentum_matrix(model, q) @ v, "h_G", "q, v")

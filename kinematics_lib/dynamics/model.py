@@ -30,7 +30,7 @@ from typing import Mapping
 import numpy as np
 
 from .. import _validate as check
-from ..geometry.rotations import quat_multiply, quat_to_matrix, so3_exp
+from ..geometry.rotations import so3_exp
 from ..geometry.spatial import _spatial_inertia, motion_transform, spatial_inertia
 
 __all__ = [
@@ -39,7 +39,6 @@ __all__ = [
     "joint_transforms",
     "neutral_configuration",
     "random_configuration",
-    "integrate_configuration",
     "planar_chain_model",
     "double_pendulum_model",
     "random_tree_model",
@@ -272,14 +271,28 @@ def _joint_constants(model: Model) -> dict:
             "one_dof": np.array(one_dof), "free": tuple(i for i, o in enumerate(one_dof) if not o),
             "v_one": np.array([model.v_slice[i].start for i in range(model.nb) if one_dof[i]], dtype=int),
             "q1": np.array([model.q_slice[i].start if one_dof[i] else 0 for i in range(model.nb)]),
-            "v1": np.array([model.v_slice[i].start if one_dof[i] else 0 for i in range(model.nb)])}
+            "v1": np.array([model.v_slice[i].start if one_dof[i] else 0 for i in range(model.nb)]),
+            "inertia_tol": 1e-12 * max(float(np.abs(model.inertia).max()), 1e-300),
+            "quaternions": tuple(slice(model.q_slice[i].start + 3, model.q_slice[i].start + 7)
+                                 for i, o in enumerate(one_dof) if not o)}
 
 
 def jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
     """(Xup_i, S_i): motion transform parent -> body i at joint coordinates q_i, and the motion subspace.
 
-    Xup_i = X_J(q_i) X_tree_i (RBDA eq. 4.x); S_i (6, nv_i) in body-i coordinates.
+    Xup_i = X_J(q_i) X_tree_i (RBDA eq. 4.x); S_i (6, nv_i) in body-i coordinates. i: body index
+    (0 ... nb - 1); q_i (nq_i,): that joint's coordinates (a free joint's quaternion of unit norm).
     """
+    check.model(model)
+    i = check.integer(i, "i", 0, model.nb - 1)
+    q_i = check.vector(q_i, model.q_slice[i].stop - model.q_slice[i].start, "q_i")
+    if model.joint_types[i] == "free":
+        _check_quaternions(q_i[None], (slice(3, 7),), "q_i")
+    return _jcalc(model, i, q_i)
+
+
+def _jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`jcalc` on checked input."""
     kind = model.joint_types[i]
     d = model._derived
     if kind == "revolute" or kind == "continuous":
@@ -294,8 +307,61 @@ def jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
     return Xup, d["S"][i]
 
 
-def _free_joint_X(q_i) -> np.ndarray:
-    """X = [[R^T, -R^T [p]x], [0, R^T]] for q_i = [p, quaternion x y z w] (any non-zero norm).
+#: a floating base's quaternion must have |norm - 1| <= QUATERNION_TOLERANCE (it is never renormalised
+#: silently; integrate_configuration keeps it unit)
+QUATERNION_TOLERANCE = 1e-6
+
+
+def _check_quaternions(q: np.ndarray, slices, name: str = "q") -> None:
+    """Raise InputError unless every quaternion q[..., s] (s in slices) has unit norm within tolerance."""
+    for s in slices:
+        quat = q[..., s]
+        n2 = np.einsum("...i,...i->...", quat, quat)
+        if not np.all(np.abs(n2 - 1.0) <= 2.0 * QUATERNION_TOLERANCE):
+            bad = np.sqrt(np.ravel(n2)[np.argmax(np.abs(np.ravel(n2) - 1.0))])
+            raise check.InputError(
+                f"{name}[{s.start}:{s.stop}] (a floating base's quaternion x, y, z, w) must have unit norm "
+                f"(within {QUATERNION_TOLERANCE:g}), got norm {bad:.6g}; normalise it, e.g. "
+                f"{name}[{s.start}:{s.stop}] /= np.linalg.norm({name}[{s.start}:{s.stop}])")
+
+
+def configuration(model: Model, q, batch: bool = True) -> np.ndarray:
+    """q checked for ``model``: shape (nq,) (or (N, nq) when ``batch``), finite, unit quaternions.
+
+    The one check of q of every public dynamics function (inner helpers take checked values).
+    """
+    q = check.batch_vector(q, model.nq, "q", batch)
+    if model._derived["quaternions"]:
+        if q.ndim == 1:
+            for s in model._derived["quaternions"]:
+                quat = q[s]
+                if not abs(quat.dot(quat) - 1.0) <= 2.0 * QUATERNION_TOLERANCE:
+                    _check_quaternions(q, (s,))
+        else:
+            _check_quaternions(q, model._derived["quaternions"])
+    return q
+
+
+_ABSENT = object()
+
+
+def state(model: Model, q, v=_ABSENT, a=_ABSENT, name_a: str = "a", batch: bool = True) -> tuple:
+    """(q, [v, [a]]) checked for ``model`` (q by :func:`configuration`; v, a of shape (nv,) or
+    (N, nv)), with one batch shape for all; bad input raises InputError naming the argument."""
+    check.model(model)
+    out = [configuration(model, q, batch)]
+    names = ["q"]
+    for x, name in ((v, "v"), (a, name_a)):
+        if x is not _ABSENT:
+            out.append(check.batch_vector(x, model.nv, name, batch))
+            names.append(name)
+    if len(out) > 1:
+        check.same_batch(out, names)
+    return tuple(out)
+
+
+def _free_joint_X_single(q_i) -> np.ndarray:
+    """X = [[R^T, -R^T [p]x], [0, R^T]] for q_i = [p, quaternion x y z w] (unit norm within tolerance).
 
     Written out with Python floats (one array construction): it runs once per dynamics call
     on a floating-base robot, where numpy's per-call overhead would dominate.
@@ -321,21 +387,78 @@ def joint_transforms(model: Model, q) -> np.ndarray:
 
     For every 1-dof joint Xup_i = X_tree_i + c1_i P1_i + c2_i P2_i with (c1, c2) = (sin q, 1 - cos q)
     for revolute joints and (q, 0) for prismatic ones; a free root joint is computed on its own.
+    A batch q (N, nq) gives (N, nb, 6, 6).
     """
+    (q,) = state(model, q)
+    X = _joint_transforms(model, q)
+    return X if q.ndim == 1 else np.moveaxis(X, 0, 1)
+
+
+def _joint_coefficients(model: Model, q: np.ndarray) -> np.ndarray:
+    """[1, c1, c2] per body (nb, [N,] 3): Xup_i = [1, c1, c2] . [X_tree_i, P1_i, P2_i] (see above)."""
     d = model._derived
-    qj = q[d["q1"]]
-    coeffs = np.empty((model.nb, 1, 3))  # Xup_i = [1, c1, c2] . [X_tree_i, P1_i, P2_i]
-    coeffs[:, 0, 0] = 1.0
+    qj = q[..., d["q1"]]  # ([N,] nb); a free joint reads a dummy coordinate, overwritten later
+    coeffs = np.empty((model.nb,) + q.shape[:-1] + (3,))
+    qj = qj.T  # (nb, [N])
+    coeffs[..., 0] = 1.0
     if d["all_revolute"]:
-        coeffs[:, 0, 1], coeffs[:, 0, 2] = np.sin(qj), 1.0 - np.cos(qj)
+        coeffs[..., 1], coeffs[..., 2] = np.sin(qj), 1.0 - np.cos(qj)
     else:
-        rev = d["revolute"]
-        coeffs[:, 0, 1] = np.where(rev, np.sin(qj), qj)
-        coeffs[:, 0, 2] = np.where(rev, 1.0 - np.cos(qj), 0.0)
-    Xup = (coeffs @ d["P"]).reshape(model.nb, 6, 6)
+        rev = d["revolute"].reshape((model.nb,) + (1,) * (q.ndim - 1))
+        coeffs[..., 1] = np.where(rev, np.sin(qj), qj)
+        coeffs[..., 2] = np.where(rev, 1.0 - np.cos(qj), 0.0)
+    return coeffs
+
+
+def _joint_transforms(model: Model, q: np.ndarray) -> np.ndarray:
+    """:func:`joint_transforms` on a checked q (nq,) -> (nb, 6, 6) or (N, nq) -> (nb, N, 6, 6):
+    body first, so that ``Xup[i]`` is body i's transform (or stack of N transforms)."""
+    d = model._derived
+    coeffs = _joint_coefficients(model, q)
+    if q.ndim == 1:
+        Xup = (coeffs[:, None, :] @ d["P"]).reshape(model.nb, 6, 6)
+    else:  # one (N, 3) @ (3, 36) product per body
+        Xup = (coeffs @ d["P"]).reshape(model.nb, q.shape[0], 6, 6)
     for i in d["free"]:
-        Xup[i] = jcalc(model, i, q[model.q_slice[i]])[0]
+        Xup[i] = _free_joint_X(q[..., model.q_slice[i]])
+        if not d["tree_is_identity"][i]:
+            Xup[i] = Xup[i] @ d["X_tree"][i]
     return Xup
+
+
+def quaternion_matrices(quat: np.ndarray) -> np.ndarray:
+    """R (..., 3, 3) of quaternions (..., 4) [x, y, z, w] (divided by the squared norm, which the
+    callers have checked to be 1 within tolerance): R is a quadratic form in the quaternion."""
+    x, y, z, w = quat[..., 0], quat[..., 1], quat[..., 2], quat[..., 3]
+    s = 2.0 / (x * x + y * y + z * z + w * w)
+    R = np.empty(quat.shape[:-1] + (3, 3))
+    R[..., 0, 0] = 1 - s * (y * y + z * z)
+    R[..., 0, 1] = s * (x * y - z * w)
+    R[..., 0, 2] = s * (x * z + y * w)
+    R[..., 1, 0] = s * (x * y + z * w)
+    R[..., 1, 1] = 1 - s * (x * x + z * z)
+    R[..., 1, 2] = s * (y * z - x * w)
+    R[..., 2, 0] = s * (x * z - y * w)
+    R[..., 2, 1] = s * (y * z + x * w)
+    R[..., 2, 2] = 1 - s * (x * x + y * y)
+    return R
+
+
+def _free_joint_X(q_i: np.ndarray) -> np.ndarray:
+    """X = [[R^T, -R^T [p]x], [0, R^T]] for q_i = [p, quaternion x y z w]: (7,) -> (6, 6), (N, 7) -> (N, 6, 6)."""
+    if q_i.ndim == 1:
+        return _free_joint_X_single(q_i)
+    Rt = np.swapaxes(quaternion_matrices(q_i[:, 3:7]), 1, 2)
+    p = q_i[:, :3]
+    X = np.zeros((q_i.shape[0], 6, 6))
+    X[:, :3, :3] = X[:, 3:, 3:] = Rt
+    # -R^T [p]x: column k of [p]x is e_k x p ... written as (R^T [p]x)_jk = (r_j x p)_k, r_j row j of R^T
+    r0, r1, r2 = Rt[:, :, 0], Rt[:, :, 1], Rt[:, :, 2]
+    p0, p1, p2 = p[:, None, 0], p[:, None, 1], p[:, None, 2]
+    X[:, :3, 3] = r2 * p1 - r1 * p2
+    X[:, :3, 4] = r0 * p2 - r2 * p0
+    X[:, :3, 5] = r1 * p0 - r0 * p1
+    return X
 
 
 # ---------------------------------------------------------------- configurations
@@ -367,36 +490,6 @@ def random_configuration(model: Model, rng: np.random.Generator) -> np.ndarray:
             lo = lo if np.isfinite(lo) else default[0]
             hi = hi if np.isfinite(hi) else default[1]
             q[s] = rng.uniform(lo, hi)
-    return q
-
-
-def integrate_configuration(model: Model, q, v, dt: float = 1.0) -> np.ndarray:
-    """q (+) v dt: add v dt to joint coordinates; move a floating base along its body-frame twist.
-
-    For the free joint: p_new = p + R V(w dt) v dt and R_new = R exp([w dt]x) (exact for a
-    constant body twist), with the quaternion kept unit and w >= 0.
-    """
-    q = np.array(check.vector(q, model.nq, "q"))
-    v = check.vector(v, model.nv, "v")
-    for i, t in enumerate(model.joint_types):
-        qs, vs = model.q_slice[i], model.v_slice[i]
-        if t != "free":
-            q[qs] += v[vs] * dt
-            continue
-        p, quat = q[qs][:3], q[qs][3:7] / np.linalg.norm(q[qs][3:7])
-        lin, ang = v[vs][:3] * dt, v[vs][3:] * dt
-        from ..geometry.transforms import se3_exp  # local import keeps the dependency order visible
-
-        T_step = se3_exp(np.concatenate([lin, ang]))
-        R = quat_to_matrix(quat)
-        p_new = p + R @ T_step[:3, 3]
-        th = np.linalg.norm(ang)
-        dq = np.concatenate([np.sin(th / 2) * ang / th, [np.cos(th / 2)]]) if th > 1e-12 else np.array([*(ang / 2), 1.0])
-        quat_new = quat_multiply(quat, dq)
-        quat_new /= np.linalg.norm(quat_new)
-        if quat_new[3] < 0:
-            quat_new = -quat_new
-        q[qs] = np.concatenate([p_new, quat_new])
     return q
 
 

@@ -9,6 +9,8 @@
   random revolute chains of n bodies.
 * :func:`compare_with_pinocchio` -- kinematics_lib and Pinocchio on the same URDF (ANYmal B):
   agreement and per-call times, measured in the same run.
+* :func:`pinocchio_model` -- the same robot as a Pinocchio model (for a model without a URDF,
+  e.g. the planar arms of chapters 4 and 5).
 
 Timings depend on the machine and its load: print them in cells tagged ``nbval-ignore-output``
 and follow them by a property that holds on every run.
@@ -47,6 +49,7 @@ __all__ = [
     "DOC000_CLAIMS_US",
     "PinocchioComparison",
     "compare_with_pinocchio",
+    "pinocchio_model",
     "machine_description",
 ]
 
@@ -233,12 +236,44 @@ class PinocchioComparison:
         return out
 
 
+def pinocchio_model(model: Model):
+    """The kinematics_lib ``model`` as a ``pinocchio.Model`` (same bodies, joints, inertias, gravity).
+
+    Joint i hangs on joint parent[i] + 1 of Pinocchio (0 is its universe) at T_tree[i]; revolute
+    and continuous joints become RevoluteUnaligned, prismatic ones PrismaticUnaligned, a free
+    base FreeFlyer, so q and v mean the same in both (a continuous joint keeps one coordinate).
+    Body i's inertia is Pinocchio's Inertia(mass, com, I_com). Needs Pinocchio (``pin``).
+    """
+    import pinocchio as pin
+
+    from ..geometry.spatial import inertia_parts
+
+    model = check.model(model, "model")
+    out = pin.Model()
+    out.gravity = pin.Motion(np.asarray(model.gravity, dtype=float), np.zeros(3))
+    joint_ids = []
+    for i in range(model.nb):
+        kind, axis = model.joint_types[i], np.asarray(model.axes[i], dtype=float)
+        joint = {"free": lambda: pin.JointModelFreeFlyer(),
+                 "prismatic": lambda: pin.JointModelPrismaticUnaligned(axis)}.get(
+                     kind, lambda: pin.JointModelRevoluteUnaligned(axis))()
+        T = np.asarray(model.T_tree[i], dtype=float)
+        parent = 0 if model.parent[i] < 0 else joint_ids[model.parent[i]]
+        jid = out.addJoint(parent, joint, pin.SE3(T[:3, :3], T[:3, 3]), model.body_joint[i])
+        mass, com, I_com = inertia_parts(model.inertia[i])
+        out.appendBodyToJoint(jid, pin.Inertia(mass, com, I_com), pin.SE3.Identity())
+        joint_ids.append(jid)
+    return out
+
+
 def compare_with_pinocchio(urdf, n_states: int = 5, seed: int = 0, min_time: float = 0.02,
                            repeat: int = 5, foot: str = "LF_FOOT") -> PinocchioComparison:
     """RNEA, CRBA, ABA (and a foot Jacobian) of kinematics_lib vs Pinocchio on a floating-base URDF.
 
-    Both read ``urdf`` with a free-flyer root. Pinocchio's ``crba`` fills only the upper
-    triangle of M; it is symmetrised before comparing (not when timed). Times are CPU seconds
+    Both read ``urdf`` with a free-flyer root. Pinocchio's C++ ``crba`` fills only the upper
+    triangle of ``data.M``; the Python binding (Pinocchio 4.1, pinned here) returns the full symmetric
+    matrix, and ``data.M`` is then symmetric too (chapter 5 checks it). M is compared as its
+    upper triangle mirrored, which is the same matrix either way (not when timed). Times are CPU seconds
     per single call from Python (call overhead included for both). ``pin_only['full update']``
     times Pinocchio's computeAllTerms + computeABADerivatives (document 000's "full dynamics
     update including all derivatives"), which kinematics_lib has no counterpart for.

@@ -10,6 +10,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..arms.dh import DHRobot, dh_frames
+from .widgets import DPI
 
 __all__ = [
     "new_figure",
@@ -21,6 +22,7 @@ __all__ = [
     "planar_axes",
     "is_planar",
     "set_equal_3d",
+    "frame_label_groups",
 ]
 
 AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")
@@ -29,7 +31,7 @@ AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")
 def new_figure(nrows: int = 1, ncols: int = 1, size=(6.0, 4.0), projection: str | None = None):
     """(fig, axes): a standalone figure; ``projection='3d'`` for 3-D axes. axes is a single Axes
     for 1x1, else an array."""
-    fig = Figure(figsize=size, layout="constrained")
+    fig = Figure(figsize=size, dpi=DPI, layout="constrained")
     kw = {"projection": projection} if projection else {}
     axes = [fig.add_subplot(nrows, ncols, k + 1, **kw) for k in range(nrows * ncols)]
     return fig, axes[0] if len(axes) == 1 else np.array(axes).reshape(nrows, ncols).squeeze()
@@ -94,6 +96,20 @@ def arm_points(robot: DHRobot, q) -> np.ndarray:
     return np.vstack([Ts[:, :3, 3], (Ts[-1] @ robot.T_tool)[:3, 3]])
 
 
+def frame_label_groups(origins, names, tol: float):
+    """[(names, origin)]: frames whose origins lie within ``tol`` of each other share one label
+    ("{4,5,6}" at a spherical wrist), so coincident labels never overprint."""
+    groups: list[tuple[list[str], np.ndarray]] = []
+    for name, o in zip(names, np.asarray(origins, dtype=float)):
+        for members, first in groups:
+            if np.linalg.norm(o - first) <= tol:
+                members.append(name)
+                break
+        else:
+            groups.append(([name], o))
+    return groups
+
+
 def draw_arm(ax, robot: DHRobot, q, frames: bool = True, frame_length: float | None = None,
              color: str = "0.25", reach: float | None = None) -> np.ndarray:
     """Draw a DH arm at q (links through the frame origins, plus the tool point); return the frames.
@@ -107,9 +123,17 @@ def draw_arm(ax, robot: DHRobot, q, frames: bool = True, frame_length: float | N
     length = frame_length or 0.15 * size
     draw_chain(ax, points if _is_3d(ax) else points[:, :2], color=color)
     if frames:
-        for i, T in enumerate(Ts):
-            draw_frame(ax, T, length, label=f"{{{i}}}")
-        draw_frame(ax, T_E, length, label="E")
+        for T in (*Ts, T_E):
+            draw_frame(ax, T, length)
+        names = [str(i) for i in range(len(Ts))] + ["E"]
+        origins = np.vstack([Ts[:, :3, 3], T_E[:3, 3]])
+        for members, o in frame_label_groups(origins, names, 0.25 * length):
+            numbered = [m for m in members if m != "E"]
+            text = " ".join(([("{" + ",".join(numbered) + "}")] if numbered else []) + (["E"] if "E" in members else []))
+            if _is_3d(ax):
+                ax.text(*o, f" {text}", fontsize=9)
+            else:
+                ax.text(o[0], o[1], f" {text}", fontsize=9, va="bottom")
     if _is_3d(ax):
         set_equal_3d(ax, np.vstack([points, [[0, 0, 0]]]), margin=0.1 * size)
         ax.set_xlabel("x [m]")

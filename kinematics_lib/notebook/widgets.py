@@ -13,6 +13,16 @@ What the notebook output contains (one display bundle):
   HTML page or a freshly opened committed notebook show (the committed notebooks keep only this
   part, see tools/nbtools.py);
 * ``text/plain`` -- the key numbers at the initial values, which nbval compares.
+
+The look (issue 13): the figure is shown at its native pixel size (``DPI`` dots per inch of
+the figure size, never stretched to the output width); every slider is labelled with a symbol
+and a unit, ``"q₂ [rad]"`` -- declared once on the view function with :func:`slider_labels`
+(a notebook's ``labels=`` overrides it) and checked by ``tests/test_sliders.py``; readouts show
+the decimals of the slider step (0 reads 0.00, never 8.88e-16) and the view receives the value
+rounded the same way. Speed: the figure of the first call fixes the layout (constrained layout
+runs once; later figures of the same view reuse its axes positions with no layout engine), and
+the PNG is encoded from the Agg buffer in one draw (``savefig`` draws twice with a layout
+engine). Budget per slider move: 60 ms compute + PNG (``benchmarks/bench_views.py``).
 """
 
 from __future__ import annotations
@@ -20,16 +30,26 @@ from __future__ import annotations
 import base64
 import html
 import io
+import math
 import os
+import re
+import struct
 from dataclasses import dataclass
 from typing import Callable
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-__all__ = ["View", "interactive_view", "InteractiveView", "quick_mode", "Progress"]
+__all__ = ["View", "interactive_view", "InteractiveView", "quick_mode", "Progress", "slider_labels",
+           "effective_labels", "has_unit", "png_size", "DPI", "MAX_FIGURE_PX"]
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+#: Pixels per inch of every figure shown (static PNG and live widget): a 6 x 4 in figure is 540 x 360 px.
+DPI = 90
+#: Largest figure (width, height) in pixels: with its sliders and readout a widget fits a
+#: 1400 x 900 browser window (JupyterLab's bars and the file browser take the rest).
+MAX_FIGURE_PX = (900, 520)
+_UNIT = re.compile(r"\[[^\[\]]+\]\s*$")
 
 
 def quick_mode() -> bool:
@@ -37,13 +57,85 @@ def quick_mode() -> bool:
     return os.environ.get("KL_QUICK", "") == "1"
 
 
-def figure_png(fig: Figure, dpi: int = 90) -> bytes:
-    """Render a matplotlib figure to PNG bytes (Agg, deterministic: no timestamp metadata)."""
+def figure_png(fig: Figure, dpi: int = DPI, compress_level: int = 6) -> bytes:
+    """Render a matplotlib figure to PNG bytes: one Agg draw at ``dpi``, RGB, no metadata
+    (deterministic). ``compress_level`` 1 for live updates (fast), 6 for stored outputs (small)."""
+    from PIL import Image
+
     if fig.canvas is None or not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
+    if fig.dpi != dpi:
+        fig.set_dpi(dpi)
+    fig.canvas.draw()
+    rgba = fig.canvas.buffer_rgba()
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+    Image.frombuffer("RGBA", (rgba.shape[1], rgba.shape[0]), rgba, "raw", "RGBA", 0, 1).convert("RGB").save(
+        buf, format="png", compress_level=compress_level)
     return buf.getvalue()
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """(width, height) in pixels read from a PNG's header."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("png must be PNG bytes (signature missing)")
+    return struct.unpack(">II", png[16:24])
+
+
+def slider_labels(**labels: str):
+    """Decorator: the slider label of each keyword of a view function, symbol and unit,
+    ``@slider_labels(q1="q₁ [rad]", m1="m₁ [kg]")``. ``interactive_view`` uses them unless the
+    notebook passes its own ``labels=``; dimensionless values say so, ``"δ [-]"``."""
+    for name, label in labels.items():
+        if not isinstance(label, str) or not label.strip():
+            raise ValueError(f"label of {name!r} must be a non-empty string, got {label!r}")
+
+    def attach(fn):
+        fn.slider_labels = {**getattr(fn, "slider_labels", {}), **labels}
+        return fn
+    return attach
+
+
+def _unwrap(fn):
+    while hasattr(fn, "func") and callable(getattr(fn, "func")):  # functools.partial
+        fn = fn.func
+    return fn
+
+
+def effective_labels(view_fn: Callable, names, labels: dict | None = None) -> dict:
+    """name -> the label its control shows: ``labels`` (the notebook's), else the view
+    function's :func:`slider_labels`, else the bare name."""
+    declared = getattr(_unwrap(view_fn), "slider_labels", {})
+    labels = labels or {}
+    return {name: labels.get(name, declared.get(name, name)) for name in names}
+
+
+def has_unit(label: str) -> bool:
+    """True when a label ends with a unit in brackets: ``"q₂ [rad]"``, ``"δ [-]"``."""
+    return bool(_UNIT.search(label))
+
+
+def is_slider(spec) -> bool:
+    """A numeric slider spec ``(min, max, step, value)`` or a numeric ipywidget (needs a unit)."""
+    if isinstance(spec, tuple) and len(spec) == 4 and not any(isinstance(v, (bool, str)) for v in spec):
+        return True
+    return type(spec).__name__ in ("FloatSlider", "IntSlider", "FloatLogSlider", "BoundedFloatText",
+                                   "BoundedIntText", "FloatText", "IntText")
+
+
+def step_decimals(step) -> int:
+    """Decimals that show a multiple of ``step`` exactly: 0.05 -> 2, 0.1 -> 1, 1000 -> 0."""
+    step = abs(float(step))
+    for d in range(0, 10):
+        if step > 0 and abs(round(step, d) - step) <= 1e-9 * step:
+            return d
+    return 10
+
+
+def _snap(value, spec):
+    """The slider value rounded to the decimals of its step (-0.0 -> 0.0)."""
+    if isinstance(spec, tuple) and len(spec) == 4 and isinstance(value, float):
+        return round(value, step_decimals(spec[2])) + 0.0
+    return value
 
 
 @dataclass
@@ -72,7 +164,7 @@ def _make_control(name: str, spec, label: str):
     if isinstance(spec, w.ValueWidget):
         return spec
     style = {"description_width": "initial"}
-    layout = w.Layout(width="420px")
+    layout = w.Layout(width="400px")
     if isinstance(spec, bool):
         return w.Checkbox(value=spec, description=label, style=style)
     if isinstance(spec, (list, tuple)) and spec and all(isinstance(s, str) for s in spec):
@@ -83,7 +175,7 @@ def _make_control(name: str, spec, label: str):
             return w.IntSlider(min=lo, max=hi, step=step, value=value, description=label,
                                style=style, layout=layout)
         return w.FloatSlider(min=lo, max=hi, step=step, value=value, description=label,
-                             style=style, layout=layout, readout_format=".3g")
+                             style=style, layout=layout, readout_format=f".{step_decimals(step)}f")
     raise ValueError(
         f"slider {name!r} must be (min, max, step, value), a list of option strings, a bool or a "
         f"widget, got {spec!r}")
@@ -112,52 +204,89 @@ class InteractiveView:
             raise ValueError("interactive_view needs at least one slider")
         self.view_fn = view_fn
         self.sliders = dict(sliders)
-        self.labels = dict(labels or {})
+        self.labels = effective_labels(view_fn, self.sliders, labels)
         self.continuous_update = continuous_update
-        self.values = {k: _initial_value(v) for k, v in self.sliders.items()}
+        self.values = {k: _snap(_initial_value(v), v) for k, v in self.sliders.items()}
+        self._layout = None  # axes positions of the first figure (constrained layout ran once)
         self.initial = self._render(self.values)  # errors at the initial values surface here
 
-    def _render(self, values: dict) -> View:
+    def _render(self, values: dict, compress_level: int = 6) -> View:
+        values = {k: _snap(v, self.sliders.get(k)) for k, v in values.items()}
         view = self.view_fn(**values)
         if not isinstance(view, View):
             raise ValueError(f"{getattr(self.view_fn, '__name__', 'view_fn')} must return a View, got {type(view).__name__}")
-        view.png()  # render once; the PNG is all the widget keeps
+        self._reuse_layout(view.figure)
+        if not hasattr(view, "_png"):
+            view._png = figure_png(view.figure, compress_level=compress_level)  # the PNG is all the widget keeps
+        if self._layout is None:
+            self._layout = self._positions(view.figure)
         return view
 
+    @staticmethod
+    def _positions(fig: Figure):
+        return (tuple(fig.get_size_inches()), [type(ax) for ax in fig.axes],
+                [ax.get_position(original=True).frozen() for ax in fig.axes])
+
+    def _reuse_layout(self, fig: Figure) -> None:
+        """Same figure size and axes as the first figure: take its positions, skip the layout engine."""
+        if self._layout is None or fig.get_layout_engine() is None:
+            return
+        size, kinds, positions = self._layout
+        if tuple(fig.get_size_inches()) != size or [type(ax) for ax in fig.axes] != kinds:
+            return
+        fig.set_layout_engine("none")
+        for ax, pos in zip(fig.axes, positions):
+            ax.set_position(pos)
+
     def widget(self):
-        """Build the live widget tree: VBox(sliders, Image, HTML readout)."""
+        """Build the live widget tree: sliders (two columns when more than three) above the
+        figure (an Image at its native pixel size) and the readout beside or below it."""
         import ipywidgets as w
 
-        controls = {name: _make_control(name, spec, self.labels.get(name, name))
-                    for name, spec in self.sliders.items()}
+        controls = {name: _make_control(name, spec, self.labels[name]) for name, spec in self.sliders.items()}
         for c in controls.values():
             if hasattr(c, "continuous_update"):
                 c.continuous_update = self.continuous_update
         image = w.Image(value=self.initial.png(), format="png")
         image.add_class("kl-figure")
+        self._size_image(image, self.initial.png())
         readout = w.HTML(value=self._readout(self.initial.text))
         readout.add_class("kl-readout")
 
         def update(_change=None):
             values = {name: c.value for name, c in controls.items()}
             try:
-                view = self._render(values)
+                view = self._render(values, compress_level=1)
             except Exception as exc:  # show the problem next to the sliders, keep the old figure
                 readout.value = self._readout(f"{type(exc).__name__}: {exc}", error=True)
                 return
-            image.value = view.png()
+            png = view.png()
+            self._size_image(image, png)
+            image.value = png
             readout.value = self._readout(view.text)
 
         for c in controls.values():
             c.observe(update, names="value")
-        box = w.VBox([w.VBox(list(controls.values())), image, readout])
+        columns = 2 if len(controls) > 3 else 1
+        grid = w.GridBox(list(controls.values()), layout=w.Layout(
+            grid_template_columns=f"repeat({columns}, 410px)", grid_gap="0px 12px", width="auto"))
+        body = w.HBox([image, readout], layout=w.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                        grid_gap="0px 16px"))
+        box = w.VBox([grid, body])
         box.add_class("kl-interactive")
         return box
 
     @staticmethod
+    def _size_image(image, png: bytes) -> None:
+        width, height = png_size(png)
+        image.layout.width, image.layout.height = f"{width}px", f"{height}px"
+        image.layout.min_width = image.layout.max_width = f"{width}px"
+        image.layout.flex = "0 0 auto"
+
+    @staticmethod
     def _readout(text: str, error: bool = False) -> str:
         color = "#b00020" if error else "inherit"
-        return f'<pre style="color:{color}; margin:0">{html.escape(text)}</pre>'
+        return f'<pre style="color:{color}; margin:0; font-size:12px; line-height:1.35">{html.escape(text)}</pre>'
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = {"image/png": base64.b64encode(self.initial.png()).decode("ascii"),
@@ -205,7 +334,8 @@ class Progress:
             from IPython.display import display
 
             if get_ipython() is not None:
-                self._bar = w.IntProgress(min=0, max=max(self.total, 1), description=self.label)
+                self._bar = w.IntProgress(min=0, max=max(self.total, 1), description=self.label,
+                                          style={"description_width": "initial"})
                 display(self)
         except ImportError:
             self._bar = None

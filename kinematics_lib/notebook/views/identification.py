@@ -20,7 +20,7 @@ from ...identification.identifiability import BaseParameters
 from ...identification.least_squares import identify_parameters, torque_prediction_error
 from ...identification.regressor import joint_torque_regressor
 from ..plotting import new_figure
-from ..widgets import View
+from ..widgets import View, slider_labels
 
 __all__ = ["friction_models_view", "presliding_view", "excitation_view", "noisy_identification_view",
            "friction_compensation_view", "armature_view"]
@@ -31,13 +31,14 @@ def _f(x: float, digits: int = 4) -> str:
     return f"{x + 0.0:.{digits}f}" if round(x, digits) != 0 else f"{0.0:.{digits}f}"
 
 
+@slider_labels(f_c="f_c [N·m]", f_s="f_s [N·m]", f_v="f_v [N·m·s/rad]", v_s="v_s [rad/s]", delta="δ [-]")
 def friction_models_view(f_c: float = 1.0, f_s: float = 1.5, f_v: float = 0.05, v_s: float = 0.1,
                          delta: float = 2.0) -> View:
     """The three models of document 001 over v in [-0.6, 0.6] rad/s: Coulomb + viscous, Stribeck
     with exponent delta, and the steady state of LuGre (sigma2 = f_v; its curve is Stribeck with
     delta = 2, whatever the slider says)."""
     v = np.linspace(-0.6, 0.6, 601)
-    lugre = LuGre(sigma0=1e4, sigma1=100.0, sigma2=f_v, f_c=f_c, f_s=max(f_s, 1e-9), v_s=v_s)
+    lugre = LuGre(sigma0=1e4, sigma1=100.0, sigma2=f_v, f_c=max(f_c, 1e-9), f_s=max(f_s, 1e-9), v_s=v_s)
     fig, ax = new_figure(size=(6.5, 4.0))
     ax.plot(v, coulomb_viscous_friction(v, f_c, f_v), color="0.5", lw=1.5, label="Coulomb + viscous")
     ax.plot(v, stribeck_friction(v, f_c, f_s, f_v, v_s, delta), color="tab:blue", lw=2.0,
@@ -58,6 +59,7 @@ def friction_models_view(f_c: float = 1.0, f_s: float = 1.5, f_v: float = 0.05, 
     return View(fig, "\n".join(lines))
 
 
+@slider_labels(amplitude="A [mrad]", sigma0="σ₀ [N·m/rad]", sigma1="σ₁ [N·m·s/rad]")
 def presliding_view(amplitude: float = 0.05, sigma0: float = 1e4, sigma1: float = 100.0) -> View:
     """LuGre's friction torque against the displacement x for x(t) = A sin(2 pi t) (A in mrad,
     two periods): below the bristle deflection z_max ~ f_s / sigma0 the joint does not slide --
@@ -98,6 +100,7 @@ def _condition(model: Model, base: BaseParameters, traj: FourierTrajectory, n: i
     return s[0] / s[-1], s
 
 
+@slider_labels(n_harmonics="K (harmonics) [-]", f0="f₀ [Hz]", seed="random seed [-]")
 def excitation_view(model: Model, base: BaseParameters, lower, upper, qd_max, n_harmonics: int = 5,
                     f0: float = 0.1, seed: int = 0) -> View:
     """A random (seeded) Fourier excitation with K harmonics at base frequency f0, scaled into the
@@ -123,6 +126,7 @@ def excitation_view(model: Model, base: BaseParameters, lower, upper, qd_max, n_
     return View(fig, text)
 
 
+@slider_labels(tau_noise="σ_τ [N·m]", q_noise="σ_q [mrad]", cutoff="f_cutoff [Hz]", rate="sample rate [Hz]")
 def noisy_identification_view(model: Model, base: BaseParameters, trajectory: FourierTrajectory,
                               validation: FourierTrajectory, f_v, f_c, tau_noise: float = 0.1,
                               q_noise: float = 0.1, cutoff: float = 15.0, rate: float = 500.0,
@@ -156,6 +160,8 @@ def noisy_identification_view(model: Model, base: BaseParameters, trajectory: Fo
     return View(fig, text)
 
 
+@slider_labels(f_c="f_c [N·m]", f_s="f_s [N·m]", model_scale="model / true [-]",
+               compensate="friction feed-forward")
 def friction_compensation_view(f_c: float = 1.0, f_s: float = 1.5, model_scale: float = 1.0,
                                compensate: bool = True) -> View:
     """A joint (J = 0.05 kg·m²) with LuGre friction tracks q_d = 0.5 sin(2 pi 0.5 t) under a PID
@@ -190,6 +196,8 @@ def friction_compensation_view(f_c: float = 1.0, f_s: float = 1.5, model_scale: 
     return View(fig, "\n".join(lines))
 
 
+@slider_labels(ratio="gear ratio n [-]", J_motor="J_m [10⁻⁴ kg·m²]", kp="k_p [N·m/rad]",
+               kd="k_d [N·m·s/rad]")
 def armature_view(model: Model, ratio: float = 19.0, J_motor: float = 1.0, kp: float = 100.0, kd: float = 4.0,
                   joint: int = 1) -> View:
     """Rotor inertia n^2 J_m (J_m in 10^-4 kg·m²) on the diagonal of M(q) of a fixed-base leg: the

@@ -15,7 +15,7 @@ import numpy as np
 from ... import _validate as check
 from ..plotting import draw_frame, new_figure, set_equal_3d
 from ...geometry.rotations import matrix_to_axis_angle, matrix_to_quat, matrix_to_rpy, rot_y, rot_z, rpy_to_matrix
-from ..widgets import View
+from ..widgets import View, slider_labels
 
 __all__ = ["rpy_rate_matrix", "frame_view", "GIMBAL_WARNING"]
 
@@ -60,6 +60,7 @@ def _status(pitch: float, rpy_deg: np.ndarray, cos_p: float) -> str:
     return "regular: roll, pitch and yaw are unique for pitch in (-90, 90) deg"
 
 
+@slider_labels(roll_deg="roll φ [deg]", pitch_deg="pitch θ [deg]", yaw_deg="yaw ψ [deg]")
 def frame_view(roll_deg: float = 30.0, pitch_deg: float = 20.0, yaw_deg: float = 40.0) -> View:
     """World frame {W} and frame {B} with R_WB = Rz(yaw) Ry(pitch) Rx(roll) (URDF roll-pitch-yaw).
 
@@ -87,11 +88,11 @@ def frame_view(roll_deg: float = 30.0, pitch_deg: float = 20.0, yaw_deg: float =
     draw_frame(ax, T_WB, length=1.0)
     for k, name in enumerate("xyz"):  # {W}: grey dashed, {B}: coloured (x red, y green, z blue)
         ax.plot(*np.outer([0.0, 0.7], np.eye(3)[k]).T, "--", color="0.45", lw=1.2)
-        ax.text(*(0.75 * np.eye(3)[k]), f"{name}W", color="0.35", fontsize=8)
-        ax.text(*(1.06 * R[:, k]), f"{name}B", fontsize=9, fontweight="bold")
+        ax.text(*(0.75 * np.eye(3)[k]), f"{name}W", color="0.35", fontsize=10)
+        ax.text(*(1.06 * R[:, k]), f"{name}B", fontsize=11, fontweight="bold")
     if angle > 1e-9:
         ax.plot(*np.outer([-1.1, 1.1], axis).T, "k--", lw=0.9)
-        ax.text(*(1.15 * axis), "axis", fontsize=8)
+        ax.text(*(1.15 * axis), "axis", fontsize=10)
     set_equal_3d(ax, np.vstack([np.eye(3), -np.eye(3)]), margin=0.1)
     for set_ticks in (ax.set_xticks, ax.set_yticks, ax.set_zticks):
         set_ticks([-1.0, 0.0, 1.0])
@@ -102,7 +103,7 @@ def frame_view(roll_deg: float = 30.0, pitch_deg: float = 20.0, yaw_deg: float =
     locked = abs(cos_p) < _LOCK
     ax.set_title(f"roll {rpy_deg[0]:.0f}°, pitch {rpy_deg[1]:.0f}°, yaw {rpy_deg[2]:.0f}°"
                  + ("\ngimbal lock: roll axis x_B on yaw axis z_W" if locked else ""),
-                 fontsize=9, color="tab:red" if locked else "black")
+                 fontsize=11, color="tab:red" if locked else "black")
 
     rows = "\n".join("  [" + " ".join(f"{v:8.4f}" for v in np.round(row, 4) + 0.0) + "]" for row in R)
     text = (f"roll, pitch, yaw           = {_fmt(rpy_deg, 1)} deg\n"

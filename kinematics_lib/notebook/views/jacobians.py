@@ -14,7 +14,7 @@ from ...arms.dh import DHRobot, dh_end_effector, planar_arm
 from ...arms.ik import IKResult, ResolvedRateResult, dls_step, ik_two_link, pinv_step
 from ...arms.kinematics import geometric_jacobian, singularity_report
 from ..plotting import arm_points, draw_chain, draw_ellipse, new_figure, planar_axes
-from ..widgets import View
+from ..widgets import View, slider_labels
 
 __all__ = [
     "manipulability_ellipse_view",
@@ -41,6 +41,7 @@ def _planar_axes(ax, reach: float, title: str = "") -> None:
     planar_axes(ax, 1.15 * reach, title)
 
 
+@slider_labels(q1="q₁ [rad]", q2="q₂ [rad]", L1="L₁ [m]", L2="L₂ [m]", scale="ellipse scale [m·s/rad]")
 def manipulability_ellipse_view(q2: float = 1.0, q1: float = 0.4, L1: float = 1.0, L2: float = 0.7,
                                 scale: float = 0.5) -> View:
     """Planar 2R arm with its velocity manipulability ellipse (可操作度椭圆) at the tip.
@@ -58,12 +59,11 @@ def manipulability_ellipse_view(q2: float = 1.0, q1: float = 0.4, L1: float = 1.
     P = _arm_points(arm, q)
     fig, (ax, ax_w) = new_figure(1, 2, size=(9.0, 4.2))
     draw_chain(ax, P)
-    draw_ellipse(ax, P[-1], scale * J, label=f"|qdot| <= 1 rad/s (x{scale:g})")
+    draw_ellipse(ax, P[-1], scale * J, label=f"|qdot| <= 1 rad/s (x{scale:g})")  # named in the title, no legend
     for k in range(2):
         ax.annotate("", xy=P[-1] + scale * s[k] * U[:, k], xytext=P[-1],
                     arrowprops=dict(arrowstyle="->", color=COLORS[k + 2], lw=1.5))
-    _planar_axes(ax, L1 + L2, f"q = ({q[0]:.2f}, {q[1]:.2f}) rad")
-    ax.legend(loc="lower left", fontsize=8)
+    _planar_axes(ax, L1 + L2, f"q = ({q[0]:.2f}, {q[1]:.2f}) rad; purple: J q̇ for |q̇| ≤ 1 rad/s (×{scale:g})")
     grid = np.linspace(-np.pi, np.pi, 361)
     ax_w.plot(grid, L1 * L2 * np.abs(np.sin(grid)), color="0.3", label="w = L1 L2 |sin q2|")
     ax_w.plot([q[1]], [rep.manipulability], "o", color="tab:purple", ms=8, label="current")
@@ -71,7 +71,8 @@ def manipulability_ellipse_view(q2: float = 1.0, q1: float = 0.4, L1: float = 1.
     ax_w.set_ylabel("w = sigma_1 sigma_2 [m^2]")
     ax_w.set_title("manipulability against the elbow angle", fontsize=9)
     ax_w.grid(True, alpha=0.3)
-    ax_w.legend(loc="upper right", fontsize=8)
+    ax_w.set_ylim(0.0, 1.35 * L1 * L2)  # room for the legend above the curve
+    ax_w.legend(loc="upper center", ncol=2, fontsize=8)
     kappa = "inf" if math.isinf(rep.kappa) else f"{rep.kappa:.3f}"
     text = (f"q1 = {q[0]:.3f} rad, q2 = {q[1]:.3f} rad\n"
             f"sigma_1 = {s[0]:.4f} m/rad, sigma_2 = {s[1]:.4f} m/rad\n"
@@ -276,6 +277,8 @@ def drift_view(results: Mapping[str, ResolvedRateResult]) -> View:
     return View(fig, "\n".join(lines))
 
 
+@slider_labels(x="target x [m]", y="target y [m]", L1="L₁ [m]", L2="L₂ [m]", q1_now="current q₁ [rad]",
+               q2_now="current q₂ [rad]")
 def two_link_ik_view(x: float = 1.2, y: float = 0.6, L1: float = 1.0, L2: float = 0.7,
                      q1_now: float = 0.0, q2_now: float = 1.0) -> View:
     """Analytic 2R IK: the reachable annulus, both elbow branches and the one nearest q_now."""

@@ -13,7 +13,7 @@ from matplotlib.patches import Polygon
 from ...mobile.mecanum import (MECANUM_ORDER, chassis_twist, chassis_world_to_body, integrate_odometry,
                        mecanum_layout, mecanum_matrix, roller_axis, simulate_odometry)
 from ..plotting import new_figure, planar_axes
-from ..widgets import View
+from ..widgets import View, slider_labels
 
 __all__ = ["draw_chassis", "mecanum_view", "FAULTS", "sign_error_view", "yaw_compensation_view",
            "patrol_twists", "odometry_drift_view", "drift_statistics_view"]
@@ -52,7 +52,7 @@ def draw_chassis(ax, pose, half_length=A, half_width=B, wheel_radius=R, color="t
                 seg = np.array([[w.x + dx, w.y], [w.x + dx, w.y]]) + np.array([-e, e]) / 2
                 ax.plot(*_to_world(pose, seg).T, color="gold", lw=1.6, alpha=alpha, solid_capstyle="round")
         if labels:
-            ax.text(*_to_world(pose, [[w.x * 1.45, w.y * 1.55]])[0], w.name, fontsize=7,
+            ax.text(*_to_world(pose, [[w.x * 1.45, w.y * 1.55]])[0], w.name, fontsize=9,
                     ha="center", va="center", alpha=alpha)
     tip = _to_world(pose, [[0.0, 0.0], [0.8 * a, 0.0]])
     ax.annotate("", xy=tip[1], xytext=tip[0], arrowprops=dict(arrowstyle="->", color="k", alpha=alpha))
@@ -99,6 +99,8 @@ def _contact_arrows(ax, v: np.ndarray, scale: float) -> None:
                         arrowprops=dict(arrowstyle="->", color=color, lw=1.6, linestyle=ls))
 
 
+@slider_labels(v_x="v_x [m/s]", v_y="v_y [m/s]", omega="ω_z [rad/s]", psi="yaw ψ [rad]",
+               duration="duration [s]")
 def mecanum_view(v_x: float = 0.3, v_y: float = 0.0, omega: float = 0.0, psi: float = 0.0,
                  duration: float = 2.0) -> View:
     """Body twist (v_x, v_y, ω_z) held for ``duration`` s from yaw ψ: contact velocities in the
@@ -107,20 +109,20 @@ def mecanum_view(v_x: float = 0.3, v_y: float = 0.0, omega: float = 0.0, psi: fl
     w = mecanum_matrix(A, B, R) @ v
     n = 200
     poses = integrate_odometry(np.tile(v, (n, 1)), duration / n, pose0=(0.0, 0.0, psi))
-    fig, (cx, ax, bx) = new_figure(1, 3, size=(13.0, 4.3))
+    fig, (cx, ax, bx) = new_figure(1, 3, size=(10.0, 3.9))
     draw_chassis(cx, (0.0, 0.0, 0.0), labels=True)
     _contact_arrows(cx, v, scale=0.4)
-    _path_axes(cx, 0.55)
+    _path_axes(cx, 0.5)
     cx.set_xlabel("x_B [m]")
     cx.set_ylabel("y_B [m]")
-    cx.set_title("chassis frame: v_c = Rω d (green) + roller (gold)", fontsize=9)
+    cx.set_title("chassis: v_c = Rω d (green)\n+ roller part (gold)", fontsize=9)
     ax.plot(poses[:, 0], poses[:, 1], color="tab:blue", lw=1.5)
     for k in (0, n // 4, n // 2, 3 * n // 4):
         draw_chassis(ax, poses[k], alpha=0.2 + 0.2 * k / n, rollers=False)
     draw_chassis(ax, poses[-1])
     _path_axes(ax, 1.6)
-    ax.set_title(f"world: path over {duration:.1f} s from yaw {psi:+.2f} rad", fontsize=9)
-    _wheel_bars(bx, w, 45.0, "ω = H v  (green: rolls forward)")
+    ax.set_title(f"world: path over {duration:.1f} s\nfrom yaw {psi:+.2f} rad", fontsize=9)
+    _wheel_bars(bx, w, 45.0, "ω = H v\n(green: rolls forward)")
     text = (f"v_body = ({v_x:+.2f} m/s, {v_y:+.2f} m/s, {omega:+.2f} rad/s), psi0 = {psi:+.2f} rad\n"
             f"wheel speeds [rad/s]: {_fmt_wheels(w)}\n"
             f"after {duration:.1f} s: x = {_z(poses[-1, 0]):+.3f} m, y = {_z(poses[-1, 1]):+.3f} m, "
@@ -128,6 +130,7 @@ def mecanum_view(v_x: float = 0.3, v_y: float = 0.0, omega: float = 0.0, psi: fl
     return View(fig, text)
 
 
+@slider_labels(fault="sign error", command="command", duration="duration [s]")
 def sign_error_view(fault: str = FAULTS[0], command: str = "forward", duration: float = 3.0) -> View:
     """The chassis path when a sign error sits between the controller and the wheels.
 
@@ -166,6 +169,8 @@ def sign_error_view(fault: str = FAULTS[0], command: str = "forward", duration: 
     return View(fig, text)
 
 
+@slider_labels(psi="yaw ψ [rad]", omega="ω_z [rad/s]", imu_flipped="IMU mounted upside down",
+               duration="duration [s]")
 def yaw_compensation_view(psi: float = 0.6, omega: float = 0.0, imu_flipped: bool = False,
                           duration: float = 4.0) -> View:
     """The operator pushes 'forward' = world +x at 0.5 m/s; the chassis starts at yaw ψ and spins at ω.
@@ -201,6 +206,7 @@ def patrol_twists(duration: float = 40.0, dt: float = 0.01) -> np.ndarray:
     return np.column_stack([0.6 + 0.0 * t, 0.3 * np.sin(0.4 * t), 0.3 * np.cos(0.2 * t)])
 
 
+@slider_labels(slip_std="wheel slip σ [-]", gyro_bias="gyro bias [rad/s]", seed="random seed [-]")
 def odometry_drift_view(slip_std: float = 0.03, gyro_bias: float = 0.001, seed: int = 0,
                         duration: float = 40.0) -> View:
     """True path, wheel odometry and wheel + IMU-yaw odometry; position error against time."""

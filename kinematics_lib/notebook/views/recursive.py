@@ -11,7 +11,7 @@ from ...arms.dh import planar_arm
 from ...documents.doc003 import ne_doc003
 from ...dynamics.newton_euler_3d import DHArm, newton_euler_terms
 from ..plotting import draw_chain, new_figure
-from ..widgets import View
+from ..widgets import View, slider_labels
 
 __all__ = ["two_link_arm", "arm_forces_view", "complexity_view"]
 
@@ -35,6 +35,8 @@ def two_link_arm(L1: float = 1.0, L2: float = 0.8, m1: float = 2.0, m2: float = 
     return DHArm(planar_arm(L), m, coms, inertias, gravity=(0.0, -9.81, 0.0))
 
 
+@slider_labels(q1="q₁ [rad]", q2="q₂ [rad]", qd1="q̇₁ [rad/s]", qd2="q̇₂ [rad/s]", qdd1="q̈₁ [rad/s²]",
+               qdd2="q̈₂ [rad/s²]")
 def arm_forces_view(q1: float = 0.6, q2: float = 0.9, qd1: float = 0.0, qd2: float = 0.0,
                     qdd1: float = 0.0, qdd2: float = 0.0) -> View:
     """The inward pass on :func:`two_link_arm`: forces f_i on each link from the previous one

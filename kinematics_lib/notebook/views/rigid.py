@@ -16,7 +16,7 @@ from ...arms.gimbal import aim_error, gimbal_yaw_pitch
 from ..plotting import draw_arm, new_figure
 from ...arms.robots import PUMA_SHOULDER_HEIGHT, puma560  # noqa: F401  (re-exported for the chapter)
 from ...geometry.rotations import matrix_to_rpy, so3_log
-from ..widgets import View
+from ..widgets import View, slider_labels
 
 __all__ = ["puma560", "arm_view", "puma560_view", "frames_comparison_view", "gimbal_view"]
 
@@ -43,6 +43,7 @@ def arm_view(robot: DHRobot, q, title: str | None = None) -> View:
     return View(fig, f"{robot.name} ({robot.convention} DH), q = {_vec(q, 3)} rad\n" + _pose_text(T))
 
 
+@slider_labels(q1="q₁ [rad]", q2="q₂ [rad]", q3="q₃ [rad]", q4="q₄ [rad]", q5="q₅ [rad]", q6="q₆ [rad]")
 def puma560_view(q1: float = 0.0, q2: float = 0.0, q3: float = 0.0, q4: float = 0.0,
                  q5: float = 0.0, q6: float = 0.0) -> View:
     """Slider callback: the PUMA 560 (:func:`puma560`) at joint angles q1..q6 (rad)."""
@@ -74,6 +75,7 @@ def frames_comparison_view(robot: DHRobot, q) -> View:
     return View(fig, text)
 
 
+@slider_labels(x="target x (right) [m]", y="target y (down) [m]", z="target z (forward) [m]")
 def gimbal_view(x: float = 1.0, y: float = -0.3, z: float = 2.0) -> View:
     """Gimbal aiming at target (x, y, z) in the camera frame (z forward, x right, y down), m.
 

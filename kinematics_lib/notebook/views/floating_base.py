@@ -1,0 +1,199 @@
+"""Chapter 6 views: balance points against a foot, the Euler-angle singularity, the satellite arm,
+the floating-base mass-matrix blocks and quaternion drift.
+
+Every slider view returns ``View(figure, text)``; the text holds the numbers the figure shows.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.patches import Polygon, Rectangle
+
+from ...dynamics.balance import cmp, zmp
+from ...dynamics.floating_base import (quaternion_integration_error, rpy_velocity_map, satellite_arm_model,
+                                       satellite_joint_loop, zero_momentum_base_path)
+from ...dynamics.frames import forward_kinematics
+from ...dynamics.model import neutral_configuration
+from ..plotting import new_figure
+from ..widgets import View
+
+__all__ = ["FOOT_HALF_LENGTH", "MASS", "balance_view", "euler_singularity_view", "satellite_view",
+           "mass_matrix_blocks_figure", "quaternion_drift_figure"]
+
+FOOT_HALF_LENGTH = 0.1  # m: the foot reaches from -0.1 m (heel) to +0.1 m (toe) along x
+MASS = 60.0             # kg: the chapter's walker
+G = 9.81
+
+
+def _z(x: float, decimals: int = 4) -> float:
+    """x rounded, with -0.0 turned into 0.0 (printed text never shows '-0.0000')."""
+    return float(np.round(x, decimals)) + 0.0
+
+
+def balance_view(z_com: float = 0.9, xdd: float = 1.0, zdd: float = 0.0, dL_y: float = 0.0) -> View:
+    """Side view (x-z): the CoM at (0, z_com) accelerating by (xdd, zdd) with L_dot_y; the ground
+    reaction force through the CMP, the ZMP and the CoM projection against a foot of +-0.1 m."""
+    p, a = np.array([0.0, 0.0, z_com]), np.array([xdd, 0.0, zdd])
+    x_zmp = float(zmp(p, a, MASS, np.array([0.0, dL_y, 0.0]), G)[0])
+    x_cmp = float(cmp(p, a, G)[0])
+    F = MASS * (a + np.array([0.0, 0.0, G]))
+    fig, ax = new_figure(size=(7.5, 3.8))
+    h = FOOT_HALF_LENGTH
+    ax.add_patch(Rectangle((-h, -0.04), 2 * h, 0.04, fc="0.75", ec="k", lw=1, label="foot (support polygon)"))
+    ax.axhline(0.0, color="k", lw=0.8)
+    ax.plot([x_cmp, 0.0], [0.0, z_com], color="tab:orange", lw=1.5, label="force line through the CoM")
+    ax.annotate("", xy=(x_zmp + 0.35 * F[0] / F[2] * 1.0, 0.35), xytext=(x_zmp, 0.0),
+                arrowprops=dict(arrowstyle="->", color="tab:red", lw=2))
+    ax.plot(0.0, z_com, "ko", ms=10, label="CoM")
+    ax.plot(0.0, 0.0, "k|", ms=14, mew=2, label="CoM projection")
+    ax.plot(x_cmp, 0.0, "s", color="tab:orange", ms=8, label="CMP")
+    ax.plot(x_zmp, 0.0, "^", color="tab:red", ms=10, label="ZMP (ground force acts here)")
+    ax.set_xlim(-0.45, 0.45)
+    ax.set_ylim(-0.1, 1.3)
+    ax.set_xlabel("x [m] (not to scale with z)")
+    ax.set_ylabel("z [m]")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", fontsize=7)
+    inside = -h <= x_zmp <= h
+    verdict = "inside the foot" if inside else ("behind the heel: the foot tips about its rear edge" if x_zmp < -h
+                                                 else "beyond the toe: the foot tips about its front edge")
+    ax.set_title(f"x_ZMP = {_z(x_zmp):+.4f} m, x_CMP = {_z(x_cmp):+.4f} m  ({verdict.split(':')[0]})", fontsize=9)
+    text = (f"x_ZMP = {_z(x_zmp):+.4f} m, x_CMP = {_z(x_cmp):+.4f} m, CoM projection 0.0000 m; "
+            f"ZMP {verdict}; largest sustainable xdd (ZMP at the heel, dL = 0) = {G * h / z_com:.3f} m/s^2")
+    return View(fig, text)
+
+
+def _cond(pitch: np.ndarray, roll: float) -> np.ndarray:
+    """cond W(roll, pitch, 0) = 1 / |cos pitch| * (the ratio of singular values), vectorised."""
+    return np.array([np.linalg.cond(rpy_velocity_map([roll, p, 0.0])) for p in pitch])
+
+
+@lru_cache(maxsize=8)
+def _cond_curve(roll: float) -> tuple[np.ndarray, np.ndarray]:
+    pitch = np.radians(np.linspace(-89.9, 89.9, 181))
+    return pitch, _cond(pitch, roll)
+
+
+def euler_singularity_view(pitch_deg: float = 60.0, roll_deg: float = 20.0) -> View:
+    """cond S for roll-pitch-yaw (S = W^-1, w_b = W rpy_dot) against pitch, and the quaternion's S."""
+    pitch, roll = np.radians(pitch_deg), np.radians(roll_deg)
+    W = rpy_velocity_map([roll, pitch, 0.0])
+    c = float(np.linalg.cond(W))
+    pp, cc = _cond_curve(float(roll))
+    fig, ax = new_figure(size=(6.5, 3.8))
+    ax.semilogy(np.degrees(pp), cc, color="tab:blue", label="roll-pitch-yaw: cond S = cond W⁻¹")
+    ax.axhline(1.0, color="tab:green", lw=2, label="unit quaternion: cond(Q) = 1 for every attitude")
+    ax.plot([pitch_deg], [min(c, 1e16)], "o", color="tab:red", ms=8)
+    ax.set_xlabel("pitch θ [deg]")
+    ax.set_ylabel("condition number")
+    ax.set_ylim(0.5, 1e5)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper center")
+    cond_text = f"{c:.4g}" if c < 1e12 else "inf (singular)"
+    ax.set_title(f"pitch {pitch_deg:+.1f} deg: det W = cos θ = {_z(np.cos(pitch)):+.4f}, cond = {cond_text}", fontsize=9)
+    return View(fig, f"pitch = {pitch_deg:+.1f} deg, roll = {roll_deg:+.1f} deg: det W = {_z(np.cos(pitch)):+.4f}, "
+                     f"cond S (Euler) = {cond_text}, cond S (quaternion block) = 1.0000")
+
+
+def _satellite_points(model, q) -> tuple[np.ndarray, np.ndarray]:
+    """(base corners (4, 2), arm polyline (5, 2)) in the x-y plane."""
+    T = forward_kinematics(model, q)
+    s, L = 2 * model.T_tree[1][0, 3], model.T_tree[2][0, 3]
+    corners = np.array([[-1, -1, 0, 1], [1, -1, 0, 1], [1, 1, 0, 1], [-1, 1, 0, 1]]) * [s / 2, s / 2, 0, 1]
+    base = (T[0] @ corners.T).T[:, :2]
+    arm = [T[0] @ [s / 2, 0, 0, 1]] + [T[i] @ [L, 0, 0, 1] for i in (1, 2, 3)]
+    return base, np.array(arm)[:, :2]
+
+
+@lru_cache(maxsize=64)
+def _satellite_path(mass_ratio: float, amplitude: float, n: int = 21):
+    model = satellite_arm_model(mass_ratio)
+    t = np.linspace(0.0, 4.0, n)
+    qj, qdj = satellite_joint_loop(3, amplitude, 4.0, t)
+    return model, t, zero_momentum_base_path(model, neutral_configuration(model), qj, qdj, t[1] - t[0])
+
+
+def satellite_view(mass_ratio: float = 0.3, amplitude: float = 0.8, t: float = 4.0) -> View:
+    """Top view of the free-floating satellite while its arm runs one joint loop (4 s, from rest
+    to rest, zero momentum): frames up to time t, and the base yaw over the loop."""
+    model, ts, path = _satellite_path(round(float(mass_ratio), 4), round(float(amplitude), 4))
+    k = int(np.clip(np.searchsorted(ts, t - 1e-9), 0, ts.shape[0] - 1))
+    yaw = 2.0 * np.arctan2(path[:, 5], path[:, 6])
+    fig, (ax, bx) = new_figure(1, 2, size=(10.0, 4.2))
+    for j in range(0, k + 1, 4):
+        base, arm = _satellite_points(model, path[j])
+        alpha = 0.15 + 0.5 * j / max(k, 1)
+        ax.add_patch(Polygon(base, closed=True, fc="tab:blue", ec="k", alpha=0.3 * alpha))
+        ax.plot(*arm.T, "-o", color="0.4", lw=2, ms=3, alpha=alpha)
+    base, arm = _satellite_points(model, path[k])
+    ax.add_patch(Polygon(base, closed=True, fc="tab:blue", ec="k", alpha=0.4))
+    ax.plot(*arm.T, "-o", color="k", lw=3, ms=4)
+    ax.plot(*np.array([[0.0, 0.0], [0.7, 0.0]]).T, color="tab:red", lw=0.8, ls="--")
+    heading = base[1] - base[0]
+    ax.annotate("", xy=path[k, :2] + 0.7 * heading / np.linalg.norm(heading), xytext=path[k, :2],
+                arrowprops=dict(arrowstyle="->", color="tab:red"))
+    ax.set_xlim(-1.0, 2.6)
+    ax.set_ylim(-1.4, 1.8)
+    ax.set_aspect("equal")
+    ax.grid(True, alpha=0.3)
+    ax.set_xlabel("x_W [m]")
+    ax.set_ylabel("y_W [m]")
+    ax.set_title(f"t = {ts[k]:.1f} s, arm/base mass ratio {mass_ratio:.2f}", fontsize=9)
+    bx.plot(ts, np.degrees(yaw), color="tab:blue", label="base yaw ψ_b")
+    bx.plot(ts[:k + 1], np.degrees(path[:k + 1, 7]), color="0.5", lw=1, label="joint q₁")
+    bx.plot(ts[:k + 1], np.degrees(path[:k + 1, 8]), color="0.5", lw=1, ls="--", label="joint q₂")
+    bx.plot(ts[k], np.degrees(yaw[k]), "o", color="tab:red")
+    bx.set_xlabel("t [s]")
+    bx.set_ylabel("angle [deg]")
+    bx.grid(True, alpha=0.3)
+    bx.legend(fontsize=8)
+    bx.set_title(f"after the loop: joints back at 0, base turned by {_z(np.degrees(yaw[-1]), 2):+.2f} deg", fontsize=9)
+    return View(fig, f"t = {ts[k]:.1f} s: base yaw = {_z(np.degrees(yaw[k]), 3):+.3f} deg, q_j = "
+                     f"({_z(np.degrees(path[k, 7]), 1):+.1f}, {_z(np.degrees(path[k, 8]), 1):+.1f}, 0.0) deg; "
+                     f"after the full loop the base has turned {_z(np.degrees(yaw[-1]), 3):+.3f} deg")
+
+
+def mass_matrix_blocks_figure(M: np.ndarray, title: str = "M(q)") -> View:
+    """Heat map of a floating-base mass matrix with the base/joint blocks M_bb, M_bj, M_jj outlined."""
+    M = np.asarray(M, dtype=float)
+    n = M.shape[0]
+    fig, ax = new_figure(size=(5.2, 4.4))
+    lim = float(np.abs(M).max())
+    im = ax.imshow(M, cmap="RdBu_r", vmin=-lim, vmax=lim)
+    fig.colorbar(im, ax=ax, shrink=0.8, label="kg, kg m, kg m²")
+    for x in (5.5,):
+        ax.axhline(x, color="k", lw=1.5)
+        ax.axvline(x, color="k", lw=1.5)
+    for (r, c), label in {(2.5, 2.5): "M_bb", (2.5, (6 + n) / 2 - 0.5): "M_bj", ((6 + n) / 2 - 0.5, 2.5): "M_bjᵀ",
+                          ((6 + n) / 2 - 0.5, (6 + n) / 2 - 0.5): "M_jj"}.items():
+        ax.text(c, r, label, ha="center", va="center", fontsize=10, color="k",
+                bbox=dict(fc="white", alpha=0.6, lw=0))
+    ax.set_title(title, fontsize=9)
+    ax.set_xlabel("column (v index)")
+    ax.set_ylabel("row")
+    return View(fig, f"{title}: {n} x {n}, M_bb 6 x 6, M_bj 6 x {n - 6}, M_jj {n - 6} x {n - 6}")
+
+
+def quaternion_drift_figure(omega=(1.0, 2.0, 0.5), dt: float = 0.01, steps: int = 3000) -> View:
+    """Norm and orientation error of naive, renormalised and on-manifold quaternion integration."""
+    fig, (ax, bx) = new_figure(1, 2, size=(10.0, 3.6))
+    t = np.arange(steps + 1) * dt
+    lines = []
+    for method, color in (("naive", "tab:red"), ("renormalised", "tab:orange"), ("exponential", "tab:green")):
+        norm, err = quaternion_integration_error(np.asarray(omega, float), dt, steps, method)
+        lines.append(f"{method}: |quat| = {norm[-1]:.4f}, error = {np.degrees(err[-1]):.4f} deg")
+        ax.plot(t, norm, color=color, label=method)
+        bx.semilogy(t[1:], np.maximum(err[1:], 1e-17), color=color, label=method)
+    ax.set_xlabel("t [s]")
+    ax.set_ylabel("|quat|")
+    ax.set_title("norm of the integrated quaternion", fontsize=9)
+    ax.legend(fontsize=8)
+    ax.grid(True, alpha=0.3)
+    bx.set_xlabel("t [s]")
+    bx.set_ylabel("orientation error [rad]")
+    bx.set_title("angle between the integrated and the exact attitude", fontsize=9)
+    bx.grid(True, which="both", alpha=0.3)
+    bx.legend(fontsize=8)
+    return View(fig, f"after {steps * dt:g} s: " + "; ".join(lines))

@@ -1,0 +1,116 @@
+"""Every slider figure of every chapter -- including chapters added later -- looks right (issue 13).
+
+Discovered from ``chapters/*.ipynb`` (tools/sliders.py), never listed here. Nothing is timed
+(the callbacks' speed is ``benchmarks/bench_views.py``'s job). For each ``interactive_view``:
+
+* the view function is found (through the notebook's imports) and returns a ``View``;
+* every numeric slider's label -- the notebook's ``labels=`` or the view's ``@slider_labels`` --
+  carries a unit in brackets, ``"q₂ [rad]"``, ``"δ [-]"`` (dropdowns and checkboxes need none);
+* the figure, as stored in the executed notebook and (for views that need no notebook state) as
+  returned at the initial values, is at most ``MAX_FIGURE_PX`` pixels;
+* the widget's controls are laid out so that sliders + figure fit a 1400 x 900 window.
+"""
+
+from __future__ import annotations
+
+import base64
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import sliders as catalog  # noqa: E402
+
+from kinematics_lib.notebook.widgets import (  # noqa: E402
+    DPI, MAX_FIGURE_PX, View, effective_labels, has_unit, interactive_view, is_slider, png_size, slider_labels,
+    step_decimals)
+
+CALLS = [call for path in catalog.chapters() for call in catalog.slider_calls(path)]
+#: Height budget of a whole widget in px: a 900 px window less JupyterLab's bars (~140 px).
+MAX_WIDGET_PX = 760
+SLIDER_ROW_PX = 32
+
+
+def test_every_chapter_has_sliders():
+    with_sliders = {Path(c.notebook).name for c in CALLS}
+    missing = [p.name for p in catalog.chapters() if p.name not in with_sliders]
+    assert not missing, f"chapters without an interactive_view: {missing}"
+
+
+@pytest.mark.parametrize("call", CALLS, ids=lambda c: f"{c.id}@{c.cell}")
+def test_sliders_have_units(call):
+    assert call.view_fn is not None, f"{call.id}: cannot resolve {call.view_source} from the notebook's imports"
+    assert call.sliders and "<expr>" not in call.sliders.values(), (
+        f"{call.id}: write the slider specs as literals, name=(min, max, step, value)")
+    labels = effective_labels(call.view_fn, call.sliders, call.labels)
+    missing = [f"{name} -> {labels[name]!r}" for name, spec in call.sliders.items()
+               if is_slider(spec) and not has_unit(labels[name])]
+    assert not missing, (f"{Path(call.notebook).name} cell {call.cell}: slider labels need a symbol and a unit, "
+                         f"e.g. 'q₂ [rad]' (add @slider_labels(...) to the view or labels= in the call): {missing}")
+
+
+@pytest.mark.parametrize("call", CALLS, ids=lambda c: f"{c.id}@{c.cell}")
+def test_stored_figure_fits(call):
+    outputs = catalog.stored_outputs(call.notebook)[call.cell]
+    pngs = [o["data"]["image/png"] for o in outputs if "image/png" in o.get("data", {})]
+    assert pngs, f"{Path(call.notebook).name} cell {call.cell}: no stored figure (execute the notebook)"
+    width, height = png_size(base64.b64decode(pngs[-1]))
+    assert width <= MAX_FIGURE_PX[0] and height <= MAX_FIGURE_PX[1], (
+        f"{call.id}: figure {width}x{height} px, at most {MAX_FIGURE_PX} (figure size in inches x {DPI})")
+    rows = -(-len(call.sliders) // (2 if len(call.sliders) > 3 else 1))
+    assert rows * SLIDER_ROW_PX + height <= MAX_WIDGET_PX, f"{call.id}: sliders + figure taller than {MAX_WIDGET_PX} px"
+
+
+FREE = [c for c in CALLS if not c.bound and c.view_fn is not None and "<expr>" not in c.sliders.values()]
+
+
+@pytest.mark.parametrize("call", FREE, ids=lambda c: f"{c.id}@{c.cell}")
+def test_view_returns_bounded_figure(call):
+    iv = interactive_view(call.view_fn, labels=call.labels, **call.sliders)
+    assert isinstance(iv.initial, View)
+    width, height = png_size(iv.initial.png())
+    assert width <= MAX_FIGURE_PX[0] and height <= MAX_FIGURE_PX[1], f"{call.id}: {width}x{height} px"
+    # a moved slider renders the same size (no jump) and reuses the first layout
+    for name, spec in call.sliders.items():
+        if is_slider(spec):
+            moved = iv._render({**iv.values, name: spec[0]})
+            assert png_size(moved.png()) == (width, height), f"{call.id}: the figure changes size with {name}"
+            break
+
+
+def test_labels_and_units():
+    @slider_labels(q2="q₂ [rad]")
+    def view(q1=0.0, q2=0.0):
+        return None
+
+    assert effective_labels(view, ["q1", "q2"]) == {"q1": "q1", "q2": "q₂ [rad]"}
+    assert effective_labels(view, ["q2"], {"q2": "elbow q₂ [rad]"}) == {"q2": "elbow q₂ [rad]"}
+    assert has_unit("m₁ [kg]") and has_unit("δ [-]") and not has_unit("q1") and not has_unit("[rad] q")
+    assert is_slider((0.0, 1.0, 0.1, 0.5)) and not is_slider(["a", "b"]) and not is_slider(True)
+    assert [step_decimals(s) for s in (0.05, 0.1, 1.0, 1000.0, 0.0005, 1)] == [2, 1, 0, 0, 4, 0]
+    with pytest.raises(ValueError, match="q1"):
+        slider_labels(q1="")
+
+
+def test_readout_is_exact_at_zero():
+    """A slider from -2.75 in steps of 0.05 reaches 0 as 8.9e-16 in floating point: the view
+    gets 0.0 and the readout format has the step's decimals."""
+    from kinematics_lib.notebook.views import demo_view
+
+    seen = []
+
+    def view(amplitude=1.0):
+        seen.append(amplitude)
+        return demo_view(amplitude)
+
+    iv = interactive_view(view, amplitude=(-2.75, 2.75, 0.05, -2.75))
+    iv._render({"amplitude": -2.75 + 55 * 0.05})
+    assert seen[-1] == 0.0 and str(seen[-1]) == "0.0"
+    pytest.importorskip("ipywidgets")
+    box = iv.widget()
+    slider = box.children[0].children[0]
+    assert slider.readout_format == ".2f"
+    image = box.children[1].children[0]
+    assert image.layout.width == f"{png_size(iv.initial.png())[0]}px"
