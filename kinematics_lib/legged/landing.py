@@ -21,7 +21,8 @@ import numpy as np
 from .. import _validate as check
 from ..dynamics.algorithms import crba, kinetic_energy, nonlinear_effects, potential_energy
 from ..dynamics.frames import forward_kinematics
-from ..dynamics.model import Model, integrate_configuration
+from ..dynamics.floating_base import integrate
+from ..dynamics.model import Model
 from ._contact import _pyramid
 from .leg_kinematics import _configuration, _feet, _point_jacobian
 from .statics import _floating, static_equilibrium_forces, static_joint_torques
@@ -73,7 +74,7 @@ def _step(model, q, v, tau, feet, dt, mu, n_faces, margin):
         lam = _contact_impulses(J @ Minv_JT, J @ v_free + bias, mu, n_faces)
         v_free = v_free + Minv_JT @ lam
         F[active] = lam.reshape(-1, 3) / dt
-    return integrate_configuration(model, q, v_free, dt), v_free, F
+    return integrate(model, q, v_free, dt), v_free, F
 
 
 def contact_step(model: Model, q, v, tau, feet, dt, mu, n_faces=4, margin=0.01):
