@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 EXACT_CONE_FACES = 32  # the exact cone is approximated from inside by this many faces
+MAX_MU = 100.0  # friction coefficients beyond this are not physical (and stall the QP)
 
 
 def _pyramid(mu: float, n_faces: int) -> np.ndarray:
@@ -43,10 +44,20 @@ def _distribute(P: np.ndarray, wrench: np.ndarray, mu: float, n_faces: int | Non
     G, w = _grasp(P / L), np.concatenate([wrench[:3], wrench[3:] / L]) / s
     C = np.kron(np.eye(k), _pyramid(mu, n_faces or EXACT_CONE_FACES))
     sol = qpsolvers.solve_problem(qpsolvers.Problem(np.eye(3 * k), np.zeros(3 * k), C, np.zeros(C.shape[0]), G, w),
-                                  solver="proxqp", eps_abs=1e-11, eps_rel=0.0)
+                                  solver="proxqp", eps_abs=1e-11, eps_rel=0.0, max_iter=5000)
     if not sol.found or not np.isfinite(sol.x).all():
         return None
     f = sol.x - np.linalg.lstsq(G, G @ sol.x - w, rcond=None)[0]  # polish the equilibrium
     if np.abs(G @ f - w).max() > 1e-8 or (C @ f).max() > 1e-8:
         return None
     return (f * s).reshape(k, 3)
+
+
+def _mu(mu) -> float:
+    """A friction coefficient 0 <= mu <= MAX_MU."""
+    from .. import _validate as check
+
+    mu = check.nonnegative(mu, "mu")
+    if mu > MAX_MU:
+        raise check.InputError(f"mu must be a friction coefficient in [0, {MAX_MU:g}], got {mu:g}")
+    return mu

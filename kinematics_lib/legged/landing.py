@@ -23,7 +23,7 @@ from ..dynamics.algorithms import crba, kinetic_energy, nonlinear_effects, poten
 from ..dynamics.frames import forward_kinematics
 from ..dynamics.floating_base import integrate
 from ..dynamics.model import Model
-from ._contact import _pyramid
+from ._contact import _mu, _pyramid
 from .leg_kinematics import _configuration, _feet, _point_jacobian
 from .statics import _floating, static_equilibrium_forces, static_joint_torques
 
@@ -94,7 +94,7 @@ def contact_step(model: Model, q, v, tau, feet, dt, mu, n_faces=4, margin=0.01):
         if np.abs(x).max(initial=0.0) > bound:
             raise check.InputError(f"{name} must stay below {bound:g} (SI units) for a contact time step, "
                                    f"got {np.abs(x).max():.3g}")
-    mu = check.nonnegative(mu, "mu")
+    mu = _mu(mu)
     n_faces = check.integer(n_faces, "n_faces", 3, 64)
     margin = check.nonnegative(margin, "margin")
     return _step(model, q, v, tau, feet, dt, mu, n_faces, margin)

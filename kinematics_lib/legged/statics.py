@@ -20,7 +20,7 @@ from ..dynamics.algorithms import gravity_torque, rnea
 from ..dynamics.centroidal import center_of_mass
 from ..dynamics.frames import forward_kinematics
 from ..dynamics.model import Model
-from ._contact import _distribute
+from ._contact import _distribute, _mu
 from .leg_kinematics import _configuration, _feet, contact_jacobian
 
 __all__ = ["static_equilibrium_forces", "static_joint_torques", "contact_force_estimate"]
@@ -83,7 +83,7 @@ def static_equilibrium_forces(model: Model, q, feet, mu, n_faces=None) -> np.nda
     _floating(model)
     q = _configuration(model, q)
     feet = _feet(model, feet)
-    mu = check.nonnegative(mu, "mu")
+    mu = _mu(mu)
     if n_faces is not None:
         n_faces = check.integer(n_faces, "n_faces", 3, 256)
     g = model.gravity
