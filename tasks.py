@@ -6,7 +6,7 @@
     python3 tasks.py test        install the development environment (.venv-dev) and run all tests
     python3 tasks.py exercises   regenerate exercises/ from solutions/ (instructor)
     python3 tasks.py execute     re-execute chapters/ and solutions/ in place, then regenerate exercises/
-    python3 tasks.py bench       run the performance benchmarks (not tests)
+    python3 tasks.py bench       run the performance benchmarks (every benchmarks/bench_*.py; not tests)
 
 Each environment is (re)installed only when its requirement files changed, so a second run
 starts at once. Extra arguments after ``test`` go to pytest (e.g. ``-k jacobian``).
@@ -178,10 +178,15 @@ def cmd_work(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    """Run every benchmarks/bench_*.py in turn (bench_dynamics.py gets every argument, the others
+    --quick); the worst exit code."""
     py = ensure_env("dev")
-    rc = subprocess.call([str(py), str(ROOT / "benchmarks" / "bench_dynamics.py"), *args], cwd=ROOT)
-    quick = ["--quick"] if "--quick" in args else []
-    return rc or subprocess.call([str(py), str(ROOT / "benchmarks" / "bench_views.py"), *quick], cwd=ROOT)
+    rc, quick = 0, ["--quick"] if "--quick" in args else []
+    for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):  # bench_dynamics.py takes every argument
+        print(f"[tasks] {script.relative_to(ROOT)}", flush=True)
+        extra = args if script.name == "bench_dynamics.py" else quick
+        rc = max(rc, subprocess.call([str(py), str(script), *extra], cwd=ROOT))
+    return rc
 
 
 COMMANDS = {"lab": cmd_lab, "work": cmd_work, "test": cmd_test, "exercises": cmd_exercises,

@@ -37,6 +37,12 @@ CALLS = {  # name: f(model, q, v, a) -- every public function with a batch axis
     "nonlinear_effects": lambda m, q, v, a: kl.nonlinear_effects(m, q, v),
     "gravity_torque": lambda m, q, v, a: kl.gravity_torque(m, q),
     "body_transforms": lambda m, q, v, a: np.array(kl.body_transforms(m, q)),
+    "forward_kinematics": lambda m, q, v, a: kl.forward_kinematics(m, q),
+    "frame_placement": lambda m, q, v, a: kl.frame_placement(m, q, frame(m)),
+    "frame_jacobian": lambda m, q, v, a: kl.frame_jacobian(m, q, frame(m)),
+    "center_of_mass": lambda m, q, v, a: kl.center_of_mass(m, q),
+    "centroidal_momentum_matrix": lambda m, q, v, a: kl.centroidal_momentum_matrix(m, q),
+    "centroidal_momentum": lambda m, q, v, a: kl.centroidal_momentum(m, q, v),
     "joint_transforms": lambda m, q, v, a: kl.joint_transforms(m, q),
 }
 
@@ -95,3 +101,17 @@ def test_batched_dynamics_agree_with_pinocchio(anymal):
         Mp = pin.crba(ref, data, q[k])
         assert rel_err(M[k], np.triu(Mp) + np.triu(Mp, 1).T) < 1e-9
         assert rel_err(qdd[k], pin.aba(ref, data, q[k], v[k], a[k])) < 1e-9
+
+
+def test_batched_kinematics_agree_with_pinocchio(anymal):
+    ours, ref, data = anymal
+    q, _, _ = batch(ours, n=4)
+    fid = ref.getFrameId("LF_FOOT")
+    T, J = kl.frame_placement(ours, q, "LF_FOOT"), kl.frame_jacobian(ours, q, "LF_FOOT")
+    p_G, A_G = kl.center_of_mass(ours, q), kl.centroidal_momentum_matrix(ours, q)
+    for k in range(len(q)):
+        pin.framesForwardKinematics(ref, data, q[k])
+        assert rel_err(T[k], data.oMf[fid].homogeneous) < 1e-9
+        assert rel_err(J[k], pin.computeFrameJacobian(ref, data, q[k], fid, pin.LOCAL_WORLD_ALIGNED)) < 1e-9
+        assert rel_err(p_G[k], pin.centerOfMass(ref, data, q[k])) < 1e-9
+        assert rel_err(A_G[k], pin.computeCentroidalMap(ref, data, q[k])) < 1e-9

@@ -56,13 +56,6 @@ PENDING_SPEED: set = set()
 #: PENDING: public functions other helpers own, reported to them (function: owner). When their
 #: branches have landed this set must be empty.
 PENDING_OTHERS = {
-    "JointInertia": "chapter 10 helper (control/: inertia='abc' -> unnamed ValueError, inertia=() accepted)",
-    "simulate_sampled": "chapter 10 helper (control/: substeps=1e300 hangs, delay_steps=1e300 OverflowError/"
-                        "MemoryError, v0 or dt = 1e300 -> 'math domain error')",
-    "simulate_continuous": "chapter 10 helper (control/: q0 or v0 = 1e300 -> an integrator message naming "
-                           "neither)",
-    "constant_reference": "chapter 10 helper (control/: an empty q_d is accepted)",
-    "sine_reference": "chapter 10 helper (control/: an offset/amplitude length mismatch names only amplitude)",
 }
 PENDING = PENDING_SPEED | set(PENDING_OTHERS)
 

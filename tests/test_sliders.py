@@ -114,3 +114,31 @@ def test_readout_is_exact_at_zero():
     assert slider.readout_format == ".2f"
     image = box.children[1].children[0]
     assert image.layout.width == f"{png_size(iv.initial.png())[0]}px"
+
+
+def test_redraw_over_the_cached_frame_matches_a_full_draw():
+    """A moved slider whose axes did not change is drawn over the cached frame (data artists
+    only); the picture is the full draw's, up to grid lines now under the data."""
+    import numpy as np
+    from kinematics_lib.notebook.views.mecanum import mecanum_view
+    from kinematics_lib.notebook.widgets import _agg_canvas
+
+    iv = interactive_view(mecanum_view, v_x=(-1.0, 1.0, 0.05, 0.3), v_y=(-1.0, 1.0, 0.05, 0.0))
+    frames = len(iv._blitter.backgrounds)
+    moved = iv._render({**iv.values, "v_y": 0.2})
+    assert len(iv._blitter.backgrounds) == frames, "the frame did not change, so no new background"
+    blitted = np.asarray(moved.figure.canvas.buffer_rgba())[..., :3].astype(int)
+    _agg_canvas(moved.figure).draw()
+    full = np.asarray(moved.figure.canvas.buffer_rgba())[..., :3].astype(int)
+    assert blitted.shape == full.shape
+    assert (np.abs(blitted - full).sum(axis=-1) > 60).mean() < 0.01
+
+
+def test_steady_limits_are_round_and_cover_the_data():
+    from kinematics_lib.notebook.plotting import steady_limits
+
+    for values in ([0.1, 0.93], [-3.0, 11.3], [0.0021, 0.0035], [5.0, 5.0], [-7.0, -6.5]):
+        lo, hi = steady_limits(values)
+        assert lo <= min(values) and hi >= max(values) and hi > lo
+    assert steady_limits([-2.1, 0.3], symmetric=True) == (-3.0, 3.0)
+    assert steady_limits([0.1, 0.93]) == steady_limits([0.12, 0.95])  # small changes keep the axes

@@ -103,3 +103,12 @@ def test_drift_view_and_two_link_view():
 def test_views_reject_bad_input(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_planar_jacobians_match_the_geometric_jacobian():
+    rng = np.random.default_rng(3)
+    lengths = (1.0, 0.8, 0.5)
+    Q = rng.uniform(-np.pi, np.pi, (5, 3))
+    batch = vj.planar_jacobians(lengths, Q)
+    for q, J in zip(Q, batch):
+        assert np.allclose(J, kl.geometric_jacobian(kl.planar_arm(lengths), q)[[0, 1, 5]], atol=1e-12)

@@ -162,7 +162,9 @@ class JointInertia:
     friction: Callable | None = None
 
     def __post_init__(self):
-        J = check.vector(np.atleast_1d(np.asarray(self.inertia, dtype=float)), None, "inertia")
+        J = check.vector(np.atleast_1d(check._array(self.inertia, "inertia")), None, "inertia")
+        if J.size == 0:
+            raise check.InputError("inertia must hold at least one joint inertia (kg·m²)")
         if np.any(J <= 0.0):
             raise check.InputError(f"inertia must be positive, got {J}")
         object.__setattr__(self, "inertia", tuple(float(x) for x in J))

@@ -30,6 +30,7 @@ from .plants import ModelPlant
 __all__ = ["SimulationResult", "simulate_sampled", "simulate_continuous", "constant_reference", "sine_reference"]
 
 MAX_STEPS = 2_000_000
+MAX_SUBSTEPS = 1000
 BOUND = 1e6
 
 
@@ -70,6 +71,9 @@ def _setup(plant, law, q0, v0, t_final, dt):
         raise check.InputError(f"law must be a callable law(t, q, v) -> tau, got {law!r}")
     n = plant.nv
     q, v = check.vector(q0, n, "q0").copy(), check.vector(v0, n, "v0").copy()
+    for x, name in ((q, "q0"), (v, "v0")):
+        if np.abs(x).max() >= BOUND:
+            raise check.InputError(f"{name} must stay below {BOUND:g} in magnitude (the divergence bound), got {x}")
     t_final, dt = check.positive(t_final, "t_final"), check.positive(dt, "dt")
     steps = max(1, math.ceil(t_final / dt - 1e-9))
     if steps > MAX_STEPS:
@@ -77,9 +81,9 @@ def _setup(plant, law, q0, v0, t_final, dt):
     return plant, n, q, v, steps, dt
 
 
-def _count(x, name: str, low: int) -> int:
-    if isinstance(x, bool) or not float(check.scalar(x, name)).is_integer() or x < low:
-        raise check.InputError(f"{name} must be an integer >= {low}, got {x!r}")
+def _count(x, name: str, low: int, high: int) -> int:
+    if isinstance(x, bool) or not float(check.scalar(x, name)).is_integer() or not low <= x <= high:
+        raise check.InputError(f"{name} must be an integer in [{low}, {high}], got {x!r}")
     return int(x)
 
 
@@ -91,7 +95,10 @@ def simulate_sampled(plant, law: Callable, q0, v0, t_final: float, dt: float, *,
     Returns a :class:`SimulationResult` on the grid t_k = k dt, k = 0 .. ceil(t_final / dt).
     """
     plant, n, q, v, steps, dt = _setup(plant, law, q0, v0, t_final, dt)
-    d, sub = _count(delay_steps, "delay_steps", 0), _count(substeps, "substeps", 1)
+    d, sub = _count(delay_steps, "delay_steps", 0, steps), _count(substeps, "substeps", 1, MAX_SUBSTEPS)
+    if steps * sub > MAX_STEPS:
+        raise check.InputError(f"t_final / dt * substeps = {steps * sub} exceeds {MAX_STEPS}: fewer substeps or a "
+                               f"larger dt")
     limit = None if tau_limit is None else np.broadcast_to(check._array(tau_limit, "tau_limit"), (n,))
     if limit is not None and (not np.isfinite(limit).all() or np.any(limit <= 0.0)):
         raise check.InputError(f"tau_limit must be positive, got {tau_limit!r}")
@@ -111,8 +118,10 @@ def simulate_sampled(plant, law: Callable, q0, v0, t_final: float, dt: float, *,
         for _ in range(sub):  # semi-implicit Euler: the new velocity moves q
             v = v + h * fd(q, v, tau + ext(q, v))
             q = q + h * v
-        if not max(abs(q).max(), abs(v).max()) < BOUND:  # also catches NaN
-            status, last = "diverged", k
+            if not max(abs(q).max(), abs(v).max()) < BOUND:  # also catches NaN
+                status, last = "diverged", k
+                break
+        if status != "ok":
             break
     t = np.arange(last + 1) * dt
     msg = "ok" if status == "ok" else f"diverged after t = {t[-1]:.4g} s (|q| or |v| > {BOUND:g})"
@@ -139,12 +148,19 @@ def simulate_continuous(plant, law: Callable, q0, v0, t_final: float, dt: float,
 
 def _per_joint(x, n: int, name: str) -> np.ndarray:
     a = check._array(x, name)
-    return np.full(n, check.scalar(a, name)) if a.shape == () else check.vector(a, n, name)
+    if a.shape == ():
+        return np.full(n, check.scalar(a, name))
+    if a.shape != (n,):
+        raise check.InputError(f"{name} must be a scalar or have shape ({n},), one entry per entry of offset, "
+                               f"got shape {a.shape}")
+    return check.vector(a, n, name)
 
 
 def constant_reference(q_d) -> Callable:
     """reference(t) -> (q_d, 0, 0): regulation to a fixed set-point (rad)."""
     q_d = check.vector(np.atleast_1d(check._array(q_d, "q_d")), None, "q_d")
+    if q_d.size == 0:
+        raise check.InputError("q_d must hold at least one joint position (rad)")
     zero = np.zeros_like(q_d)
     return lambda t: (q_d, zero, zero)
 
@@ -152,6 +168,8 @@ def constant_reference(q_d) -> Callable:
 def sine_reference(offset, amplitude, omega) -> Callable:
     """reference(t) -> (q_d, v_d, a_d) with q_d = offset + amplitude sin(omega t) (rad, rad/s)."""
     q0 = check.vector(np.atleast_1d(check._array(offset, "offset")), None, "offset")
+    if q0.size == 0:
+        raise check.InputError("offset must hold at least one joint position (rad)")
     A, w = (_per_joint(x, q0.shape[0], name) for x, name in ((amplitude, "amplitude"), (omega, "omega")))
 
     def reference(t):

@@ -26,6 +26,7 @@ __all__ = [
     "joint_pid_update_doc001",
     "joint_pid_poles_doc001",
     "cartesian_impedance_doc001",
+    "delay_bandwidth_doc001",
     # chapter 11
     "identify_doc001",
     "lugre_doc001",
@@ -206,6 +207,21 @@ def cartesian_impedance_doc001(J_local, x_err, dx_err, K, D, gravity) -> np.ndar
     if np.any(K < 0.0) or np.any(D < 0.0):
         raise check.InputError("K and D must be non-negative (diagonal gains)")
     return J.T @ (K * x_err + D * dx_err) + g
+
+
+def delay_bandwidth_doc001(delay) -> tuple[float, float]:
+    """Document 001, "three causes of instability", 2 (delay): "closed-loop bandwidth limit ≈
+    1/(5~10 × total delay); with a total delay of 10 ms the force-control bandwidth should not
+    exceed 10~20 Hz". Returns (1/(10 τ), 1/(5 τ)) in Hz for the delay τ (s) > 0.
+
+    **What holds.** The arithmetic is right (τ = 10 ms gives 10 and 20 Hz), and the order of
+    magnitude is right: a PD loop on a mass with ζ = 0.7 loses stability at ω_n τ = 0.737
+    (``kl.critical_delay``), i.e. at f_n = ω_n/2π = 1/(8.5 τ). So 1/(10 τ) sits just inside the
+    limit with little margin and 1/(5 τ) is already beyond it: the rule is a ceiling, not a
+    design point -- and it does not say which frequency (f_n or the -3 dB bandwidth) it means.
+    """
+    tau = check.positive(delay, "delay")
+    return check.finite_result((1.0 / (10.0 * tau), 1.0 / (5.0 * tau)), "bandwidth", "delay (too small)")
 
 
 # ================================================================ chapter 11: identification and friction

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _validate as check
 from .._validate import InputError
 from ..dynamics.newton_euler_3d import DHArm, _cross, _state, _world_geometry
 from ._common import fixed_lines
@@ -16,6 +17,8 @@ from ._common import fixed_lines
 __all__ = [
     # chapter 5
     "ne_doc003",
+    # chapter 10
+    "task_force_doc003",
 ]
 
 #: lines of each function here that ``fixed=`` can replace by the correct line (see doc_line_errors)
@@ -68,3 +71,26 @@ def ne_doc003(arm, q, qd, qdd, fixed=()) -> np.ndarray:
         tau[i] = (n_i + _cross(r[i], f_i)) @ z[i] if "tau" in fixed else n_i @ z[i]
         f_next, n_next = f_i, n_i
     return tau
+
+
+# ================================================================ chapter 10: control
+
+
+def task_force_doc003(J, tau) -> np.ndarray:
+    """Document 003 §3.4's map from joint torques to the task force, as written: F = J⁻ᵀ τ.
+
+    J (m, n), tau (n,) -> F (m,). **What is missing.** J⁻ᵀ exists only for a square, non-singular
+    J (m = n, away from singularities); for a redundant arm (m < n) the formula cannot be
+    evaluated (ValueError here, naming J). The general task force that τ produces is
+    F = J̄ᵀ τ with the dynamically consistent inverse J̄ = M⁻¹ Jᵀ Λ
+    (``kl.dynamically_consistent_inverse``); it equals J⁻ᵀ τ when J is square, and the
+    Moore-Penrose pinv(J)ᵀ τ, the usual "fix", is not it (it ignores M).
+    """
+    J = check.matrix(J, (None, None), "J")
+    tau = check.vector(tau, J.shape[1], "tau")
+    if J.shape[0] != J.shape[1]:
+        raise InputError(f"J must be square for J⁻ᵀ (document 003's F = J⁻ᵀ τ), got shape {J.shape}: a redundant "
+                         f"arm needs the dynamically consistent inverse")
+    if np.linalg.cond(J) > 1e12:
+        raise InputError("J must be non-singular for J⁻ᵀ: the arm is at a kinematic singularity")
+    return np.linalg.solve(J.T, tau)

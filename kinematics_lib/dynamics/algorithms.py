@@ -10,14 +10,20 @@ acceleration of the world, ``a_0 = -[g; 0]`` (one line in each algorithm).
 Floating-base models (joint type 'free') follow Pinocchio's conventions: q = [p, quat xyzw,
 joints], v = [v_base, w_base (base frame), joint rates]; the base "acceleration" is the time
 derivative of that body-frame twist (a spatial acceleration).
+
+Every pass runs one step per depth of the tree (all bodies of one depth at once: they do not
+depend on each other), and every public function takes a batch: q (N, nq), v, a (N, nv) give
+results with a leading N -- the same lines over one more axis (issue 13).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .. import _validate as check
-from .model import Model, _jcalc, _joint_transforms, state
+from .model import Model, _free_joint_X, _jcalc, _joint_coefficients, _joint_transforms, state
 from ..geometry.spatial import _crf, _crm, _skew
 
 __all__ = [
@@ -46,21 +52,6 @@ def _state(model: Model, q, *va, name_a: str = "a", batch: bool = True):
 # state-dependent matrix (Xup_i, IA_i, ...) is (6, 6) or (N, 6, 6). Constant matrices (the
 # inertias, the motion subspaces) multiply either with ndarray.dot. These helpers are the only
 # places where the two shapes differ; the algorithms' lines are the same for both.
-
-
-def _mv(X: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """X x: (6, 6) (6,) -> (6,), or a stack (N, 6, 6) (N, 6) -> (N, 6)."""
-    return X.dot(x) if x.ndim == 1 else np.einsum("nij,nj->ni", X, x)
-
-
-def _mvT(X: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """X^T x (for a motion transform X: the force transform back to the parent)."""
-    return x.dot(X) if x.ndim == 1 else np.einsum("nji,nj->ni", X, x)
-
-
-def _congruence(X: np.ndarray, I: np.ndarray) -> np.ndarray:
-    """X^T I X: an inertia (6, 6) or (N, 6, 6) moved to the parent's coordinates."""
-    return X.T.dot(I).dot(X) if X.ndim == 2 else np.swapaxes(X, -1, -2) @ I @ X
 
 
 def _cross3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -105,10 +96,6 @@ def _gravity_acceleration(model: Model, q: np.ndarray) -> np.ndarray:
     return a0.copy() if q.ndim == 1 else np.broadcast_to(a0, (q.shape[0], 6))
 
 
-def _world_at_rest(q: np.ndarray) -> np.ndarray:
-    return np.zeros(q.shape[:-1] + (6,))
-
-
 def body_transforms(model: Model, q) -> list[np.ndarray]:
     """Xup[i] for every body: the motion transform from the parent's coordinates to body i's.
 
@@ -118,29 +105,206 @@ def body_transforms(model: Model, q) -> list[np.ndarray]:
     return list(_joint_transforms(model, q))
 
 
-def _joint_motions(model: Model, qd: np.ndarray) -> np.ndarray:
-    """S_i qd_i for every joint, one row per body: (nb, 6), or (nb, N, 6) for a batch qd (N, nv)."""
-    d = model._derived
-    if qd.ndim == 1:
-        out = d["S1"] * qd[d["v1"]][:, None]
-    else:
-        out = d["S1"][:, None, :] * qd[:, d["v1"]].T[:, :, None]
-    for i in d["free"]:  # a free joint: S = identity
-        out[i] = qd[..., model.v_slice[i]]
+# ---------------------------------------------------------------- RNEA's batch layout
+#
+# For a batch, RNEA keeps each body's spatial vectors as (6, N) -- components first, states
+# last -- so that a constant matrix applies to all N states as one BLAS product and the cross
+# products are row operations. A 1-dof joint's Xup_i(q) = X_tree_i + c1 P1_i + c2 P2_i is
+# applied in that affine form, never built per state: Xup_i x = [X_tree; P1; P2]_i x combined
+# with (c1, c2). (ABA and CRBA keep (N, 6) vectors and (N, 6, 6) matrices per body.)
+
+
+def _rows_cross(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """out += a x b for stacks (nb, 3, N) (components on axis 1), in place (a batch is memory-bound)."""
+    for i, j, k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+        out[:, i] += a[:, j] * b[:, k]
+        out[:, i] -= a[:, k] * b[:, j]
     return out
 
 
-def _joint_forces(model: Model, f: np.ndarray) -> np.ndarray:
-    """tau_i = S_i^T f_i for every joint, gathered into (nv,) -- or (N, nv) from f (nb, N, 6)."""
+def _cross_m(V: np.ndarray, M: np.ndarray) -> np.ndarray:
+    """v_i x m_i for every body: (nb, 6) or (nb, 6, N)."""
+    if V.ndim == 2:
+        return cross_motion(V, M)
+    out = np.zeros(V.shape)
+    _rows_cross(V[:, 3:], M[:, :3], out[:, :3])
+    _rows_cross(V[:, :3], M[:, 3:], out[:, :3])
+    _rows_cross(V[:, 3:], M[:, 3:], out[:, 3:])
+    return out
+
+
+def _add_cross_f(F: np.ndarray, V: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """F + v_i x* h_i for every body: (nb, 6) or (nb, 6, N) (a batch: added in place into F)."""
+    if V.ndim == 2:
+        return F + cross_force(V, H)
+    _rows_cross(V[:, 3:], H[:, :3], F[:, :3])  # w x f
+    _rows_cross(V[:, :3], H[:, :3], F[:, 3:])  # v x f
+    _rows_cross(V[:, 3:], H[:, 3:], F[:, 3:])  # w x n
+    return F
+
+
+def _inertia_times(I: np.ndarray, X: np.ndarray) -> np.ndarray:
+    """I_i x_i for every body: (nb, 6) or (nb, 6, N) (one 6 x 6 by 6 x N product per body)."""
+    return apply_each(I, X) if X.ndim == 2 else I @ X
+
+
+# ---------------------------------------------------------------- the recursions, one depth at a time
+#
+# RBDA's passes visit each body after (outward) or before (inward) its parent. All bodies of
+# one depth are independent of each other, so each pass runs one step per depth ("level"),
+# every step a handful of stacked products over the bodies of that depth -- and, for a batch,
+# over the N states too. Bodies are kept in level order (``model._derived['order']``); a
+# level's bodies are a slice ``lv.at`` of it and their parents ``lv.up`` (a slice, one shared
+# parent, or an index array). Arrays: one state (nb, 6) vectors and (nb, 6, 6) matrices.
+
+
+def _level_coefficients(model: Model, q: np.ndarray) -> np.ndarray:
+    """[1, c1, c2] per body in level order: (nb, 3) or, for a batch, (nb, N, 3)."""
     d = model._derived
-    tau = np.empty(f.shape[1:-1] + (model.nv,))
-    if f.ndim == 2:
-        tau[d["v1"]] = (d["S1"] * f).sum(axis=1)  # free joints write a dummy entry, overwritten next
+    qj = q[..., d["q1_lv"]].T  # (nb, [N]); a free joint reads a dummy coordinate
+    coeffs = np.empty(qj.shape + (3,))
+    coeffs[..., 0] = 1.0
+    if d["all_revolute"]:
+        coeffs[..., 1], coeffs[..., 2] = np.sin(qj), 1.0 - np.cos(qj)
     else:
-        tau[:, d["v1"]] = (d["S1"][:, None, :] * f).sum(axis=2).T
-    for i in d["free"]:
-        tau[..., model.v_slice[i]] = f[i].dot(model.S[i])
+        rev = d["revolute_lv"].reshape((model.nb,) + (1,) * (q.ndim - 1))
+        coeffs[..., 1] = np.where(rev, np.sin(qj), qj)
+        coeffs[..., 2] = np.where(rev, 1.0 - np.cos(qj), 0.0)
+    return coeffs
+
+
+def _level_transforms(model: Model, q: np.ndarray) -> np.ndarray:
+    """Xup in level order: (nb, 6, 6), or (nb, N, 6, 6) for a batch (jcalc for every joint)."""
+    d = model._derived
+    c = _level_coefficients(model, q)
+    Xup = (c[..., None, :] @ d["P_lv"].reshape((model.nb,) + (1,) * (q.ndim - 1) + (3, 36)))
+    Xup = Xup.reshape(c.shape[:-1] + (6, 6))
+    for k, qs, Xt in zip(d["free_lv"], d["q_free_lv"], d["X_tree_free_lv"]):
+        Xup[k] = _free_joint_X(q[..., qs]) if Xt is None else _free_joint_X(q[..., qs]) @ Xt
+    return Xup
+
+
+def _level_motions(model: Model, qd: np.ndarray) -> np.ndarray:
+    """S_i qd_i per body in level order: (nb, 6), or (nb, N, 6) for a batch qd (N, nv)."""
+    d = model._derived
+    out = d["S1_lv"].reshape((model.nb,) + (1,) * (qd.ndim - 1) + (6,)) * qd[..., d["v1_lv"]].T[..., None]
+    for k, vs in zip(d["free_lv"], d["v_free_lv"]):
+        out[k] = qd[..., vs]
+    return out
+
+
+def _velocity_products(model: Model, V: np.ndarray, qd: np.ndarray, components_first: bool = False) -> np.ndarray:
+    """c_i = v_i x S_i qd_i = qd_i (-crm(s_i)) v_i for every body in level order (0 for a free root,
+    whose v is its own S qd): constant matrices times the velocities, then scaled by qd_i.
+    V: (nb, 6), (nb, N, 6), or (nb, 6, N) when ``components_first`` (RNEA's batch layout)."""
+    d = model._derived
+    qj = qd[..., d["v1_lv"]].T  # (nb, [N])
+    if V.ndim == 2:
+        return (d["bias_lv"] @ V[:, :, None])[:, :, 0] * qj[:, None]
+    if components_first:
+        return (d["bias_lv"] @ V) * qj[:, None, :]
+    return (V @ d["bias_lv_T"]) * qj[:, :, None]
+
+
+def _level_forces(model: Model, F: np.ndarray) -> np.ndarray:
+    """tau_i = S_i^T f_i from forces in level order (nb, [N,] 6) -> (nv,) or (N, nv)."""
+    d = model._derived
+    tau = np.empty(F.shape[1:-1] + (model.nv,))
+    S1 = d["S1_lv"].reshape((model.nb,) + (1,) * (F.ndim - 2) + (6,))
+    tau[..., d["v1_lv"]] = (S1 * F).sum(axis=-1).T  # free joints write a dummy entry, overwritten next
+    for k, vs in zip(d["free_lv"], d["v_free_lv"]):
+        tau[..., vs] = F[k]  # S = 1
     return tau
+
+
+def _times(X: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """X_k x_k for stacks (k, [N,] 6, 6) and (k, [N,] 6) -- or one shared x ([N,] 6)."""
+    return (X @ x[..., None])[..., 0]
+
+
+def _times_T(X: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """X_k^T x_k for stacks (k, [N,] 6, 6) and (k, [N,] 6)."""
+    return (x[..., None, :] @ X)[..., 0, :]
+
+
+def _to_parents(out: np.ndarray, lv, values: np.ndarray) -> None:
+    """out[parent(i)] += values[i] for the bodies i of level ``lv`` (several may share a parent)."""
+    if isinstance(lv.up, (int, np.integer)):
+        out[lv.up] += values.sum(axis=0) if lv.shared else values[0]
+    elif lv.shared:
+        np.add.at(out, lv.up, values)
+    else:
+        out[lv.up] += values
+
+
+class _Affine(NamedTuple):
+    """Xup of a batch in level order, never built per state: Xup_i = [X_tree; P1; P2]_i combined
+    with c1, c2 (nb, 1, N); ``dense``: level position -> (N, 6, 6) of each free root joint."""
+
+    c1: np.ndarray
+    c2: np.ndarray
+    dense: dict
+
+
+def _rnea_transforms(model: Model, q: np.ndarray):
+    if q.ndim == 1:
+        return _level_transforms(model, q)
+    d = model._derived
+    c = _level_coefficients(model, q)  # (nb, N, 3)
+    dense = {}
+    for k, qs, Xt in zip(d["free_lv"], d["q_free_lv"], d["X_tree_free_lv"]):
+        dense[k] = _free_joint_X(q[:, qs]) if Xt is None else _free_joint_X(q[:, qs]) @ Xt
+    return _Affine(c[:, None, :, 1], c[:, None, :, 2], dense)
+
+
+def _combine(Y: np.ndarray, c1: np.ndarray, c2: np.ndarray) -> np.ndarray:
+    """Y0 + c1 Y1 + c2 Y2 for Y = [Y0; Y1; Y2] (k, 18, N), in place (a batch is memory-bound)."""
+    out, tmp = Y[:, 6:12], Y[:, 12:]
+    out *= c1
+    out += Y[:, :6]
+    tmp *= c2
+    out += tmp
+    return out
+
+
+def _xm_lv(model: Model, Xup, at: slice, x: np.ndarray) -> np.ndarray:
+    """Xup_i x_i for the bodies ``at`` of a level: x one shared vector or one per body."""
+    if type(Xup) is np.ndarray:
+        return _times(Xup[at], x)
+    out = _combine(model._derived["Pst_lv"][at] @ x, Xup.c1[at], Xup.c2[at])  # one BLAS product per body
+    for k, X in Xup.dense.items():
+        if at.start <= k < at.stop:
+            out[k - at.start] = np.einsum("nij,jn->in", X, x if x.ndim == 2 else x[k - at.start])
+    return out
+
+
+def _xf_lv(model: Model, Xup, at: slice, f: np.ndarray) -> np.ndarray:
+    """Xup_i^T f_i for the (non-root) bodies ``at`` of a level."""
+    if type(Xup) is np.ndarray:
+        return _times_T(Xup[at], f)
+    return _combine(model._derived["PstT_lv"][at] @ f, Xup.c1[at], Xup.c2[at])
+
+
+def _rnea_motions(model: Model, qd: np.ndarray) -> np.ndarray:
+    """S_i qd_i in level order: (nb, 6), or (nb, 6, N) -- components first -- for a batch."""
+    if qd.ndim == 1:
+        return _level_motions(model, qd)
+    d = model._derived
+    out = d["S1_lv"][:, :, None] * qd.T[d["v1_lv"]][:, None, :]
+    for k, vs in zip(d["free_lv"], d["v_free_lv"]):
+        out[k] = qd[:, vs].T
+    return out
+
+
+def _rnea_forces(model: Model, F: np.ndarray) -> np.ndarray:
+    if F.ndim == 2:
+        return _level_forces(model, F)
+    d = model._derived
+    tau = np.empty((model.nv, F.shape[2]))
+    tau[d["v1_lv"]] = (d["S1_lv"][:, :, None] * F).sum(axis=1)
+    for k, vs in zip(d["free_lv"], d["v_free_lv"]):
+        tau[vs] = F[k]
+    return tau.T
 
 
 def rnea(model: Model, q, v, a) -> np.ndarray:
@@ -151,39 +315,39 @@ def rnea(model: Model, q, v, a) -> np.ndarray:
     (zero when the motion is feasible without external forces). A batch of N states -- q (N, nq),
     v and a (N, nv) -- gives tau (N, nv): the same lines, each over the batch axis.
 
-    Body velocities ``vel[i]``, accelerations ``acc[i]`` and forces ``f[i]`` are in body-i
-    coordinates; ``vel[-1]``/``acc[-1]`` (the "parent" -1 of a root) is the world, at rest and
-    accelerating at -g. The per-joint terms (jcalc, S qd, S qdd) and the body equations of
-    motion are evaluated for all bodies at once; the two recursions are plain loops.
+    Body velocities ``V[i]``, accelerations ``A[i]`` and forces ``F[i]`` are in body-i
+    coordinates; the world is at rest and accelerates at -g. The per-joint terms (jcalc, S qd,
+    S qdd) and the body equations of motion are evaluated for all bodies at once; the two
+    outward recursions and the inward one take one step per depth of the tree.
     """
     q, v, a = _state(model, q, v, a)
     return check.finite_result(_rnea(model, q, v, a), "tau", "q, v, a")
 
 
 def _rnea(model: Model, q: np.ndarray, v: np.ndarray, a: np.ndarray) -> np.ndarray:
-    nb, parent, I = model.nb, model.parent, model.inertia
-    Xup = _joint_transforms(model, q)  # jcalc: Xup_i maps parent coordinates to body i
-    vJ = _joint_motions(model, v)  # S_i qd_i
-    vel = [None] * nb + [_world_at_rest(q)]
-    acc = [None] * nb + [_gravity_acceleration(model, q)]
-    for i in range(nb):  # outward pass: v_i = Xup_i v_parent + S_i qd_i
-        vel[i] = _mv(Xup[i], vel[parent[i]]) + vJ[i]
-    V = np.array(vel[:nb])
-    aJ = _joint_motions(model, a) + cross_motion(V, vJ)  # S_i qdd_i + v_i x S_i qd_i
-    for i in range(nb):  # outward pass: a_i = Xup_i a_parent + S_i qdd_i + v_i x S_i qd_i
-        acc[i] = _mv(Xup[i], acc[parent[i]]) + aJ[i]
-    f = list(apply_each(I, np.array(acc[:nb])) + cross_force(V, apply_each(I, V)))  # f_i = I_i a_i + v_i x* I_i v_i
-    for i in range(nb - 1, -1, -1):  # inward pass: f_parent += Xup_i^T f_i
-        if parent[i] >= 0:
-            f[parent[i]] = f[parent[i]] + _mvT(Xup[i], f[i])
-    return _joint_forces(model, np.array(f))  # tau_i = S_i^T f_i
+    d = model._derived
+    I = d["inertia_lv"]
+    Xup = _rnea_transforms(model, q)  # jcalc: Xup_i maps parent coordinates to body i
+    vJ, aJ = _rnea_motions(model, v), _rnea_motions(model, a)  # S_i qd_i, S_i qdd_i
+    a0 = d["a_gravity"] if q.ndim == 1 else np.repeat(d["a_gravity"][:, None], q.shape[0], axis=1)  # -[g; 0]
+    V, A = np.empty_like(vJ), np.empty_like(vJ)
+    for lv in d["levels"]:  # outward pass: v_i = Xup_i v_parent + S_i qd_i  (the world is at rest)
+        V[lv.at] = vJ[lv.at] if lv.up is None else _xm_lv(model, Xup, lv.at, V[lv.up]) + vJ[lv.at]
+    aJ += _velocity_products(model, V, v, components_first=True)  # S_i qdd_i + v_i x S_i qd_i
+    for lv in d["levels"]:  # outward pass: a_i = Xup_i a_parent + S_i qdd_i + v_i x S_i qd_i
+        A[lv.at] = _xm_lv(model, Xup, lv.at, a0 if lv.up is None else A[lv.up]) + aJ[lv.at]
+    F = _add_cross_f(_inertia_times(I, A), V, _inertia_times(I, V))  # f_i = I_i a_i + v_i x* I_i v_i
+    for lv in d["levels"][:0:-1]:  # inward pass: f_parent += Xup_i^T f_i
+        _to_parents(F, lv, _xf_lv(model, Xup, lv.at, F[lv.at]))
+    return _rnea_forces(model, F)  # tau_i = S_i^T f_i
 
 
 def crba(model: Model, q) -> np.ndarray:
     """Joint-space inertia matrix M(q) (nv, nv), symmetric positive definite (CRBA, RBDA Table 6.2).
 
-    Composite inertias IC_i (body i and all its descendants) are accumulated inward; then
-    M_ij = S_i^T IC_i ^iX_j S_j for every ancestor j of i, walking from i to the root.
+    Composite inertias IC_i (body i and all its descendants) are accumulated inward (one step
+    per depth); then M_ij = S_i^T IC_i ^iX_j S_j for every ancestor j of i, walking from i to
+    the root (the O(n^2) part: chapter 5 measures it).
     A batch q (N, nq) gives M (N, nv, nv).
     """
     (q,) = _state(model, q)
@@ -191,26 +355,32 @@ def crba(model: Model, q) -> np.ndarray:
 
 
 def _crba(model: Model, q: np.ndarray) -> np.ndarray:
+    d = model._derived
+    XupL = _level_transforms(model, q)
+    IC = d["inertia_lv"].copy() if q.ndim == 1 else np.repeat(d["inertia_lv"][:, None], q.shape[0], axis=1)
+    for lv in d["levels"][:0:-1]:  # composite inertias, leaves first: IC_parent += Xup^T IC_i Xup
+        X = XupL[lv.at]
+        _to_parents(IC, lv, np.swapaxes(X, -1, -2) @ IC[lv.at] @ X)
+    IC, Xup = IC[d["position"]], XupL[d["position"]]  # back to body order
     nb, parent, S = model.nb, model.parent, model.S
-    Xup = _joint_transforms(model, q)
-    IC = [np.array(model.inertia[i]) if q.ndim == 1 else np.broadcast_to(model.inertia[i], (q.shape[0], 6, 6))
-          for i in range(nb)]
-    for i in range(nb - 1, -1, -1):  # composite inertias, leaves first
-        if parent[i] >= 0:
-            IC[parent[i]] = IC[parent[i]] + _congruence(Xup[i], IC[i])
     M = np.zeros(q.shape[:-1] + (model.nv, model.nv))
     for i in range(nb):
-        F = IC[i] @ S[i]  # (6, nv_i) or (N, 6, nv_i)
+        F = IC[i].dot(S[i])  # F = IC_i S_i: (6, nv_i), or (N, 6, nv_i) for a batch
         vi = model.v_slice[i]
-        M[..., vi, vi] = np.swapaxes(F, -1, -2) @ S[i]
+        M[..., vi, vi] = _tdot(F, S[i])
         j = i
         while parent[j] >= 0:  # walk up: F is the same force expressed in the ancestors' frames
-            F = np.swapaxes(Xup[j], -1, -2) @ F
+            F = _tdot(Xup[j], F)
             j = parent[j]
             vj = model.v_slice[j]
-            M[..., vi, vj] = np.swapaxes(F, -1, -2) @ S[j]
+            M[..., vi, vj] = _tdot(F, S[j])
             M[..., vj, vi] = np.swapaxes(M[..., vi, vj], -1, -2)
     return M
+
+
+def _tdot(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """A^T B for matrices, or for stacks (N, a, b) of them (B may be one constant matrix)."""
+    return A.T.dot(B) if A.ndim == 2 else np.swapaxes(A, -1, -2) @ B
 
 
 def mass_matrix_by_rnea(model: Model, q) -> np.ndarray:
@@ -236,45 +406,47 @@ def aba(model: Model, q, v, tau) -> np.ndarray:
 
 
 def _aba(model: Model, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndarray:
-    nb, parent, I, d = model.nb, model.parent, model.inertia, model._derived
-    S1 = d["S1"]  # the motion subspace s_i (6,) of every 1-dof joint (a free root joint: S = 1)
-    Xup = _joint_transforms(model, q)
-    vJ = _joint_motions(model, v)
-    vel = [None] * nb + [_world_at_rest(q)]
-    for i in range(nb):  # pass 1: velocities (then, for all bodies: c = v x vJ, pA = v x* I v)
-        vel[i] = _mv(Xup[i], vel[parent[i]]) + vJ[i]
-    V = np.array(vel[:nb])
-    c = cross_motion(V, vJ)
-    batch = () if q.ndim == 1 else (q.shape[0],)
-    IA = [np.array(I[i]) if not batch else np.broadcast_to(I[i], batch + (6, 6)) for i in range(nb)]
-    pA = list(cross_force(V, apply_each(I, V)))
-    U, D, u = [None] * nb, [None] * nb, [None] * nb
-    for i in range(nb - 1, -1, -1):  # pass 2: articulated-body inertias, leaves first
-        if i in d["free"]:
-            continue  # a free root joint: its "D" is the whole IA_i, solved in pass 3
-        s = S1[i]
-        U[i] = IA[i].dot(s)  # U_i = IA_i s_i
-        D[i] = U[i].dot(s)  # D_i = s_i^T U_i
-        _check_D(model, i, D[i])
-        u[i] = tau[..., model.v_slice[i].start] - pA[i].dot(s)  # u_i = tau_i - s_i^T pA_i
-        if parent[i] >= 0:
-            UD = U[i] / np.asarray(D[i])[..., None]
-            Ia = IA[i] - U[i][..., :, None] * UD[..., None, :]  # Ia = IA - U D^-1 U^T
-            pa = pA[i] + _mv(Ia, c[i]) + UD * np.asarray(u[i])[..., None]  # pa = pA + Ia c + U D^-1 u
-            IA[parent[i]] = IA[parent[i]] + _congruence(Xup[i], Ia)
-            pA[parent[i]] = pA[parent[i]] + _mvT(Xup[i], pa)
-    qdd = np.empty(batch + (model.nv,))
-    acc = [None] * nb + [_gravity_acceleration(model, q)]
-    for i in range(nb):  # pass 3: accelerations, root first
-        a_p = _mv(Xup[i], acc[parent[i]]) + c[i]
-        vs = model.v_slice[i]
-        if i in d["free"]:  # S = 1: IA_i (a_p + qdd) = tau_i - pA_i
-            qdd[..., vs] = _solve_free(model, i, IA[i], tau[..., vs] - pA[i]) - a_p
-            acc[i] = a_p + qdd[..., vs]
-        else:
-            qdd[..., vs.start] = (u[i] - U[i].dot(a_p) if a_p.ndim == 1 else
-                                  u[i] - (U[i] * a_p).sum(axis=-1)) / D[i]  # qdd_i = D^-1 (u - U^T a')
-            acc[i] = a_p + S1[i] * np.asarray(qdd[..., vs.start])[..., None]
+    d = model._derived
+    I, levels = d["inertia_lv"], d["levels"]
+    s = d["S1_lv"].reshape((model.nb,) + (1,) * (q.ndim - 1) + (6,))  # s_i of every 1-dof joint (free: 0)
+    Xup = _level_transforms(model, q)
+    vJ = _level_motions(model, v)
+    V = np.empty_like(vJ)
+    for lv in levels:  # pass 1: velocities (then, for all bodies: c = v x vJ, pA = v x* I v)
+        V[lv.at] = vJ[lv.at] if lv.up is None else _times(Xup[lv.at], V[lv.up]) + vJ[lv.at]
+    c = _velocity_products(model, V, v)  # c_i = v_i x S_i qd_i
+    IA = I.copy() if q.ndim == 1 else np.repeat(I[:, None], q.shape[0], axis=1)
+    pA = cross_force(V, apply_each(I, V))
+    U = np.empty_like(V)
+    D, u = np.ones(V.shape[:-1]), tau[..., d["v1_lv"]].T.copy()  # u_i starts as tau_i
+    for lv in levels[::-1]:  # pass 2: articulated-body inertias, leaves first
+        at = lv.at
+        U[at] = _times(IA[at], s[at])  # U_i = IA_i s_i
+        D[at] = (U[at] * s[at]).sum(axis=-1)  # D_i = s_i^T U_i
+        u[at] -= (pA[at] * s[at]).sum(axis=-1)  # u_i = tau_i - s_i^T pA_i
+        if lv.up is None:
+            break  # roots: nothing to pass on (a free root joint is solved in pass 3)
+        UD = U[at] / D[at][..., None]  # (a zero D is reported after this pass)
+        Ia = IA[at] - U[at][..., :, None] * UD[..., None, :]  # Ia = IA - U D^-1 U^T
+        pa = pA[at] + _times(Ia, c[at]) + UD * u[at][..., None]  # pa = pA + Ia c + U D^-1 u
+        X = Xup[at]
+        _to_parents(IA, lv, np.swapaxes(X, -1, -2) @ Ia @ X)  # IA_parent += Xup^T Ia Xup
+        _to_parents(pA, lv, _times_T(X, pa))  # pA_parent += Xup^T pa
+    D[d["free_lv"],] = 1.0  # (a free root has no s: its entries are not used)
+    _check_D(model, D)  # D_i > 0: no joint moves a massless subtree
+    qdd = np.empty(q.shape[:-1] + (model.nv,))
+    A = np.empty_like(V)
+    a0 = _gravity_acceleration(model, q)
+    for lv in levels:  # pass 3: accelerations, root first
+        at = lv.at
+        a_p = _times(Xup[at], a0 if lv.up is None else A[lv.up]) + c[at]  # a' = Xup a_parent + c
+        qdd_i = (u[at] - (U[at] * a_p).sum(axis=-1)) / D[at]  # qdd_i = D^-1 (u - U^T a')
+        A[at] = a_p + s[at] * qdd_i[..., None]
+        qdd[..., d["v1_lv"][at]] = qdd_i.T
+        if lv.up is None:
+            for k, vs in zip(d["free_lv"], d["v_free_lv"]):  # S = 1: IA (a' + qdd) = tau - pA
+                qdd[..., vs] = _solve_free(model, d["order"][k], IA[k], tau[..., vs] - pA[k]) - a_p[k]
+                A[k] = a_p[k] + qdd[..., vs]
     return qdd
 
 
@@ -308,16 +480,16 @@ def _singular(model: Model, i: int):
         "forward dynamics is undefined; give those bodies mass (or lock the joint)")
 
 
-def _check_D(model: Model, i: int, D) -> None:
-    """D_i = s^T IA_i s > 0 (RBDA Table 7.1); zero when the joint moves a massless subtree."""
+def _check_D(model: Model, D: np.ndarray) -> None:
+    """D_i = s^T IA_i s > 0 for every body (level order, (nb, [N])) (RBDA Table 7.1); zero when
+    the joint moves a massless subtree."""
     tol = model._derived["inertia_tol"]
-    if np.ndim(D) == 0:
-        if D > tol:
-            return
-    elif np.all(D > tol):
+    if D.min() > tol:
         return
-    check.finite_result(D, "the articulated inertia D", "q, v, tau")
-    raise _singular(model, i)
+    small = np.flatnonzero(np.any(D <= tol, axis=tuple(range(1, D.ndim))))
+    if not small.size:  # no zero D: a non-finite one came from huge inputs
+        check.finite_result(D, "the articulated inertia D", "q, v, tau")
+    raise _singular(model, int(model._derived["order"][small[-1]]))  # the deepest: its parents inherit NaN
 
 
 def _solve_free(model: Model, i: int, IA: np.ndarray, rhs: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from .model import Model, _check_quaternions, state
+from .model import Model, _check_quaternions, _free_joint_pose, _joint_coefficients, state
 from ..geometry.rotations import quat_to_matrix, so3_exp
 from ..geometry.spatial import motion_transform
 
@@ -43,19 +43,74 @@ def _joint_transform(model: Model, i: int, q_i) -> np.ndarray:
     return T
 
 
+def _mm(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """A B for (4, 4) matrices or stacks of them (ndarray.dot is the faster product for one pair)."""
+    return A.dot(B) if A.ndim == 2 and B.ndim == 2 else A @ B
+
+
+_SKEW = np.array([[0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0],
+                  [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
+                  [0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]])  # a @ _SKEW = [a]x, flattened
+
+
+def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a x b over the last axis of stacks (..., 3) (checked input): [a]x b as one product for a
+    single state, component by component for a batch (elementwise over N is the cheaper there)."""
+    if a.ndim <= 2 and b.ndim <= 2:
+        return ((a @ _SKEW).reshape(a.shape + (3,)) @ b[..., None])[..., 0]
+    a, b = np.broadcast_arrays(a, b)
+    out = np.empty(a.shape)  # (p_G (N, 3) against (nv, N, 3) broadcasts)
+    for i, j, k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+        np.multiply(a[..., j], b[..., k], out=out[..., i])
+        out[..., i] -= a[..., k] * b[..., j]
+    return out
+
+
+def _local_poses(model: Model, q: np.ndarray, bodies: np.ndarray) -> np.ndarray:
+    """T_tree_i T_J(q_i) for the bodies listed: (k, 4, 4), or (k, N, 4, 4) for a batch q (N, nq).
+
+    Affine in [1, c1, c2] like Xup (see :func:`kinematics_lib.dynamics.model.joint_transforms`).
+    """
+    d = model._derived
+    coeffs = _joint_coefficients(model, q)[bodies]
+    if q.ndim == 1:
+        L = (coeffs[:, None, :] @ d["P4"][bodies]).reshape(len(bodies), 4, 4)
+    else:
+        L = (coeffs @ d["P4"][bodies]).reshape(len(bodies), q.shape[0], 4, 4)
+    for k, i in enumerate(bodies):
+        if model.joint_types[i] == "free":
+            L[k] = _mm(model.T_tree[i], _free_joint_pose(q[..., model.q_slice[i]]))
+    return L
+
+
+def _world_poses(model: Model, q: np.ndarray, bodies=None) -> np.ndarray:
+    """T_Wi = T_W,parent(i) T_tree_i T_J(q_i) for ``bodies`` (a support chain, root first; default
+    all): (k, 4, 4) or (k, N, 4, 4). Only these bodies are visited (a foot: its 4 supports)."""
+    d = model._derived
+    if bodies is None:
+        bodies, where = np.arange(model.nb), d["parent_array"]
+    else:
+        where = np.arange(-1, len(bodies) - 1)  # a support chain: the parent is the previous entry
+    T = _local_poses(model, q, bodies)
+    for k in range(1, len(bodies)):
+        if where[k] >= 0:
+            T[k] = _mm(T[where[k]], T[k])
+    return T
+
+
 def forward_kinematics(model: Model, q) -> np.ndarray:
-    """World poses of all bodies (nb, 4, 4): T_Wi = T_W,parent(i) T_tree[i] T_J(q_i)."""
-    (q,) = state(model, q, batch=False)
-    return check.finite_result(_forward_kinematics(model, q), "the body poses", "q")
+    """World poses of all bodies (nb, 4, 4): T_Wi = T_W,parent(i) T_tree[i] T_J(q_i).
+
+    A batch q (N, nq) gives (N, nb, 4, 4).
+    """
+    (q,) = state(model, q)
+    T = _world_poses(model, q)
+    return check.finite_result(T if q.ndim == 1 else np.moveaxis(T, 0, 1), "the body poses", "q")
 
 
 def _forward_kinematics(model: Model, q: np.ndarray) -> np.ndarray:
-    T = np.empty((model.nb, 4, 4))
-    for i in range(model.nb):
-        T_local = model.T_tree[i] @ _joint_transform(model, i, q[model.q_slice[i]])
-        p = model.parent[i]
-        T[i] = T_local if p < 0 else T[p] @ T_local
-    return T
+    """(nb, 4, 4) poses for a checked single q."""
+    return _world_poses(model, q)
 
 
 def frame_names(model: Model) -> tuple:
@@ -72,33 +127,42 @@ def _frame(model: Model, name: str) -> tuple[int, np.ndarray]:
     return model.frames[name]
 
 
+def _frame_pose(model: Model, q: np.ndarray, body: int, T_BF: np.ndarray):
+    """(T_WF, poses of body's support chain) for a checked q."""
+    T = _world_poses(model, q, model._derived["support"][body])
+    return _mm(T[-1], T_BF), T
+
+
 def frame_placement(model: Model, q, link_name: str) -> np.ndarray:
-    """T_WF (4, 4): pose of frame ``link_name`` in the world at configuration q."""
+    """T_WF (4, 4): pose of frame ``link_name`` in the world at configuration q; a batch
+    q (N, nq) gives (N, 4, 4). Only the bodies supporting the frame are visited."""
     body, T_BF = _frame(model, link_name)
-    (q,) = state(model, q, batch=False)
+    (q,) = state(model, q)
     if body < 0:
-        return np.array(T_BF)
-    return check.finite_result(_forward_kinematics(model, q)[body] @ T_BF, "T_WF", "q")
+        return np.array(T_BF) if q.ndim == 1 else np.broadcast_to(T_BF, (q.shape[0], 4, 4)).copy()
+    return check.finite_result(_frame_pose(model, q, body, T_BF)[0], "T_WF", "q")
 
 
 def frame_jacobian(model: Model, q, link_name: str) -> np.ndarray:
     """J (6, nv): [v; w] of frame ``link_name`` = J v, at the frame origin, world-aligned axes.
 
-    Columns of the supporting joints are their world-frame motion subspaces S_w = Ad(T_Wj) S_j,
-    shifted from the world origin to the frame origin p: [v_p; w] = [[1, -[p]x], [0, 1]] [v_O; w].
+    The column of velocity coordinate k (joint of body j, local motion-subspace column
+    s_k = [s_v; s_w]) is the world-frame motion of the frame origin p:  w_k = R_j s_w,
+    v_k = R_j s_v + w_k x (p - p_j)  (T_Wj = (R_j, p_j)); only the supporting joints
+    (RBDA's kappa) have non-zero columns. A batch q (N, nq) gives (N, 6, nv).
     """
     body, T_BF = _frame(model, link_name)
-    (q,) = state(model, q, batch=False)
-    T = _forward_kinematics(model, q)
-    J = np.zeros((6, model.nv))
+    (q,) = state(model, q)
+    J = np.zeros(q.shape[:-1] + (6, model.nv))
     if body < 0:
         return J
-    p = (T[body] @ T_BF)[:3, 3]
-    j = body
-    while j >= 0:
-        X_0j = np.linalg.inv(motion_transform(T[j][:3, :3], T[j][:3, 3]))  # body j -> world
-        J[:, model.v_slice[j]] = X_0j @ model.S[j]
-        j = model.parent[j]
-    shift = np.eye(6)
-    shift[:3, 3:] = -np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
-    return check.finite_result(shift @ J, "J", "q")
+    T_WF, T = _frame_pose(model, q, body, T_BF)
+    dofs, where, s = model._derived["support_dofs"][body]  # s (nd, 3, 2): [s_v, s_w] columns
+    Tk = T[where]
+    Rs = Tk[..., :3, :3] @ (s if q.ndim == 1 else s[:, None])  # (nd, [N,] 3, 2)
+    w = Rs[..., 1]
+    v = Rs[..., 0] + cross(w, T_WF[..., :3, 3] - Tk[..., :3, 3])
+    axes = (1, 0) if q.ndim == 1 else (1, 2, 0)
+    J[..., :3, dofs] = v.transpose(axes)
+    J[..., 3:, dofs] = w.transpose(axes)
+    return check.finite_result(J, "J", "q")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 import numpy as np
 
@@ -200,7 +200,9 @@ class Model:
         set_(self, "nv", iv)
         set_(self, "q_slice", tuple(q_slice))
         set_(self, "v_slice", tuple(v_slice))
-        set_(self, "_derived", _joint_constants(self))
+        derived = _joint_constants(self)
+        derived.update(_level_constants(self, derived))
+        set_(self, "_derived", derived)
 
     @property
     def joint_names(self) -> tuple:
@@ -272,9 +274,117 @@ def _joint_constants(model: Model) -> dict:
             "v_one": np.array([model.v_slice[i].start for i in range(model.nb) if one_dof[i]], dtype=int),
             "q1": np.array([model.q_slice[i].start if one_dof[i] else 0 for i in range(model.nb)]),
             "v1": np.array([model.v_slice[i].start if one_dof[i] else 0 for i in range(model.nb)]),
+            **_kinematic_constants(model, X_tree, S),
+            **_levels(model),
+            "Pst": _frozen(np.concatenate([np.array(X_tree), np.array(P1), np.array(P2)], axis=1)),
+            "PstT": _frozen(np.concatenate([np.array(X_tree), np.array(P1), np.array(P2)], axis=1)
+                            .reshape(model.nb, 3, 6, 6).transpose(0, 1, 3, 2).reshape(model.nb, 18, 6)),
             "inertia_tol": 1e-12 * max(float(np.abs(model.inertia).max()), 1e-300),
             "quaternions": tuple(slice(model.q_slice[i].start + 3, model.q_slice[i].start + 7)
                                  for i, o in enumerate(one_dof) if not o)}
+
+
+class Level(NamedTuple):
+    """The bodies of one depth, in level order: positions ``at`` (a slice of the level order),
+    their parents' positions ``up`` (a slice, one int when they share a parent, or an index array;
+    None for roots), and ``shared``: True when several bodies of the level share a parent."""
+
+    at: slice
+    up: object
+    shared: bool
+
+
+def _levels(model: Model) -> dict:
+    """Bodies by depth (RBDA's recursions visit a body after its parent: every body of one depth
+    can be processed at once). order: level order of the bodies (stable within a depth)."""
+    depth = []
+    for i in range(model.nb):
+        depth.append(0 if model.parent[i] < 0 else depth[model.parent[i]] + 1)
+    order = sorted(range(model.nb), key=lambda i: (depth[i], i))
+    pos = {b: k for k, b in enumerate(order)}
+    levels, start = [], 0
+    for t in range(max(depth) + 1):
+        bodies = [b for b in order if depth[b] == t]
+        at = slice(start, start + len(bodies))
+        start += len(bodies)
+        if t == 0:
+            levels.append(Level(at, None, False))
+            continue
+        ups = [pos[model.parent[b]] for b in bodies]
+        if len(set(ups)) == 1:
+            up, shared = ups[0], len(ups) > 1
+        elif ups == list(range(ups[0], ups[0] + len(ups))):
+            up, shared = slice(ups[0], ups[0] + len(ups)), False
+        else:
+            up, shared = np.array(ups, dtype=int), len(set(ups)) < len(ups)
+        levels.append(Level(at, up, shared))
+    return {"order": np.array(order, dtype=int), "levels": tuple(levels),
+            "position": np.argsort(np.array(order)), "depth": tuple(depth)}
+
+
+def _level_constants(model: Model, d: dict) -> dict:
+    """The per-body constants of :func:`_joint_constants` permuted into level order (suffix _lv)."""
+    o = d["order"]
+    free = tuple(k for k, b in enumerate(o) if model.joint_types[b] == "free")
+    one = np.array([model.joint_types[b] != "free" for b in o])
+    from ..geometry.spatial import _crm
+
+    C = -_crm(d["S1"][o])  # v x s = -crm(s) v: the velocity product of a 1-dof joint is linear in v
+    return {"bias_lv": _frozen(C), "bias_lv_T": _frozen(np.swapaxes(C, 1, 2).copy()), "inertia_lv": _frozen(model.inertia[o]), "S1_lv": _frozen(d["S1"][o]), "P_lv": _frozen(d["P"][o]),
+            "Pst_lv": _frozen(d["Pst"][o]), "PstT_lv": _frozen(d["PstT"][o]), "q1_lv": d["q1"][o], "v1_lv": d["v1"][o],
+            "revolute_lv": d["revolute"][o], "free_lv": free, "one_lv": one,
+            "v1_one_lv": d["v1"][o][one], "q_free_lv": tuple(model.q_slice[o[k]] for k in free),
+            "v_free_lv": tuple(model.v_slice[o[k]] for k in free),
+            "X_tree_free_lv": tuple(None if d["tree_is_identity"][o[k]] else d["X_tree"][o[k]] for k in free)}
+
+
+def _kinematic_constants(model: Model, X_tree: list, S: list) -> dict:
+    """Constants of the world-frame kinematics: support chains, degree-of-freedom bookkeeping,
+    local poses affine in [1, c1, c2] (like Xup), the subtree matrix and the bodies' inertial parts.
+
+    support[i]: the bodies from the root to i (RBDA's kappa(i), as bodies); P4[i] (3, 16) with
+    T_tree_i T_J(q_i) = [1, c1, c2] . P4[i]; dof_body (nv,), dof_axis (nv, 3, 2): the body and
+    the local motion-subspace column [linear, angular] of every velocity coordinate;
+    subtree (nb, nb): subtree[j, i] = 1 when body i is in j's subtree (RBDA's nu(j)).
+    """
+    nb = model.nb
+    support = []
+    for i in range(nb):
+        chain, j = [], i
+        while j >= 0:
+            chain.append(j)
+            j = model.parent[j]
+        support.append(np.array(chain[::-1], dtype=int))
+    P4 = np.zeros((nb, 3, 4, 4))
+    for i, kind in enumerate(model.joint_types):
+        Tt = model.T_tree[i]
+        a = model.axes[i]
+        P4[i, 0] = Tt
+        if kind in ("revolute", "continuous"):
+            K = np.zeros((4, 4))
+            K[:3, :3] = [[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]]
+            P4[i, 1], P4[i, 2] = Tt @ K, Tt @ K @ K
+        elif kind == "prismatic":
+            E = np.zeros((4, 4))
+            E[:3, 3] = a
+            P4[i, 1] = Tt @ E
+    dof_body = np.concatenate([np.full(model.v_slice[i].stop - model.v_slice[i].start, i) for i in range(nb)])
+    dof_axis = np.concatenate([S[i].T for i in range(nb)]).reshape(model.nv, 2, 3).transpose(0, 2, 1)
+    subtree = np.zeros((nb, nb))
+    for i in range(nb):
+        subtree[support[i], i] = 1.0
+    dof_pos = []  # for each body: the positions, within support[i], of the bodies of i's supporting dofs
+    for i in range(nb):
+        pos = {b: k for k, b in enumerate(support[i])}
+        dofs = np.concatenate([np.arange(model.v_slice[b].start, model.v_slice[b].stop) for b in support[i]])
+        dof_pos.append((dofs, np.array([pos[b] for b in dof_body[dofs]], dtype=int), _frozen(dof_axis[dofs])))
+    mass = model.inertia[:, 0, 0].copy()
+    com = np.array([[I[5, 1], I[3, 2], I[4, 0]] for I in model.inertia]) / np.where(mass > 0, mass, 1.0)[:, None]
+    I_c = np.array([I[3:, 3:] + m * (np.outer(c, c) - c @ c * np.eye(3)) for I, m, c in zip(model.inertia, mass, com)])
+    return {"support": tuple(support), "P4": _frozen(P4.reshape(nb, 3, 16)), "dof_body": dof_body,
+            "dof_axis": _frozen(dof_axis), "subtree": _frozen(subtree), "support_dofs": tuple(dof_pos),
+            "parent_array": np.array(model.parent), "mass": _frozen(mass), "com": _frozen(com),
+            "com1": _frozen(np.concatenate([com, np.ones((nb, 1))], axis=1)), "I_c": _frozen(I_c)}
 
 
 def jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
@@ -308,7 +418,7 @@ def _jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
 
 
 #: a floating base's quaternion must have |norm - 1| <= QUATERNION_TOLERANCE (it is never renormalised
-#: silently; integrate_configuration keeps it unit)
+#: silently; integrating the motion on the manifold keeps it unit)
 QUATERNION_TOLERANCE = 1e-6
 
 
@@ -442,6 +552,23 @@ def quaternion_matrices(quat: np.ndarray) -> np.ndarray:
     R[..., 2, 1] = s * (y * z + x * w)
     R[..., 2, 2] = 1 - s * (x * x + y * y)
     return R
+
+
+def _free_joint_pose(q_i: np.ndarray) -> np.ndarray:
+    """T (4, 4) -- or (N, 4, 4) -- of a free joint at q_i = [p, quaternion x y z w]."""
+    if q_i.ndim == 1:
+        px, py, pz, x, y, z, w = q_i.tolist()
+        s = 2.0 / (x * x + y * y + z * z + w * w)
+        return np.array([
+            [1 - s * (y * y + z * z), s * (x * y - z * w), s * (x * z + y * w), px],
+            [s * (x * y + z * w), 1 - s * (x * x + z * z), s * (y * z - x * w), py],
+            [s * (x * z - y * w), s * (y * z + x * w), 1 - s * (x * x + y * y), pz],
+            [0.0, 0.0, 0.0, 1.0]])
+    T = np.zeros((q_i.shape[0], 4, 4))
+    T[:, :3, :3] = quaternion_matrices(q_i[:, 3:7])
+    T[:, :3, 3] = q_i[:, :3]
+    T[:, 3, 3] = 1.0
+    return T
 
 
 def _free_joint_X(q_i: np.ndarray) -> np.ndarray:

@@ -6,6 +6,8 @@ and nothing global is touched; a notebook displays a figure by returning it (or 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from matplotlib.figure import Figure
 
@@ -23,6 +25,7 @@ __all__ = [
     "is_planar",
     "set_equal_3d",
     "frame_label_groups",
+    "steady_limits",
 ]
 
 AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")
@@ -94,6 +97,28 @@ def arm_points(robot: DHRobot, q) -> np.ndarray:
     """The polyline of an arm drawing (n + 2, 3): origins of DH frames 0..n, then the tool point."""
     Ts = dh_frames(robot, q)
     return np.vstack([Ts[:, :3, 3], (Ts[-1] @ robot.T_tool)[:3, 3]])
+
+
+def steady_limits(values, symmetric: bool = False, floor: float = 1e-3) -> tuple[float, float]:
+    """Axis limits covering ``values``, rounded out to a multiple of a round step (1, 2 or 5
+    times a power of ten, at most 5 steps over the span): they change only when the data cross
+    a round number, so a slider view keeps its axes (and the widget redraws only the data)
+    instead of rescaling at every move. ``symmetric``: (-m, m). ``floor``: smallest half-span."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    lo, hi = (float(v.min()), float(v.max())) if v.size else (-1.0, 1.0)
+    if symmetric:
+        hi = max(abs(lo), abs(hi), floor)
+        lo = -hi
+    if hi - lo < 2 * floor:
+        lo, hi = 0.5 * (lo + hi) - floor, 0.5 * (lo + hi) + floor
+    span = hi - lo
+    step = 10.0 ** math.floor(math.log10(span))
+    for k in (0.2, 0.5, 1.0, 2.0, 5.0):
+        if span / (k * step) <= 5:
+            step *= k
+            break
+    return math.floor(lo / step) * step, math.ceil(hi / step) * step
 
 
 def frame_label_groups(origins, names, tol: float):

@@ -20,9 +20,10 @@ and a unit, ``"q₂ [rad]"`` -- declared once on the view function with :func:`s
 (a notebook's ``labels=`` overrides it) and checked by ``tests/test_sliders.py``; readouts show
 the decimals of the slider step (0 reads 0.00, never 8.88e-16) and the view receives the value
 rounded the same way. Speed: the figure of the first call fixes the layout (constrained layout
-runs once; later figures of the same view reuse its axes positions with no layout engine), and
-the PNG is encoded from the Agg buffer in one draw (``savefig`` draws twice with a layout
-engine). Budget per slider move: 60 ms compute + PNG (``benchmarks/bench_views.py``).
+runs once; later figures of the same view reuse its axes positions with no layout engine); a
+figure whose frame (axes, limits, ticks, labels) did not change is drawn over the cached pixels
+of that frame, data artists only (:class:`_Blitter`); the PNG is encoded from the Agg buffer
+(``savefig`` draws twice with a layout engine). Budget per slider move: 60 ms compute + PNG (``benchmarks/bench_views.py``).
 """
 
 from __future__ import annotations
@@ -60,13 +61,22 @@ def quick_mode() -> bool:
 def figure_png(fig: Figure, dpi: int = DPI, compress_level: int = 6) -> bytes:
     """Render a matplotlib figure to PNG bytes: one Agg draw at ``dpi``, RGB, no metadata
     (deterministic). ``compress_level`` 1 for live updates (fast), 6 for stored outputs (small)."""
-    from PIL import Image
+    _agg_canvas(fig, dpi).draw()
+    return _encode(fig, compress_level)
 
+
+def _agg_canvas(fig: Figure, dpi: int = DPI):
     if fig.canvas is None or not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
     if fig.dpi != dpi:
         fig.set_dpi(dpi)
-    fig.canvas.draw()
+    return fig.canvas
+
+
+def _encode(fig: Figure, compress_level: int) -> bytes:
+    """PNG of what the figure's Agg canvas holds now."""
+    from PIL import Image
+
     rgba = fig.canvas.buffer_rgba()
     buf = io.BytesIO()
     Image.frombuffer("RGBA", (rgba.shape[1], rgba.shape[0]), rgba, "raw", "RGBA", 0, 1).convert("RGB").save(
@@ -193,6 +203,84 @@ def _initial_value(spec):
     raise ValueError(f"cannot read an initial value from slider spec {spec!r}")
 
 
+class _Blitter:
+    """Redraw a view's new figure over the pixels of an earlier one when only the data changed.
+
+    A slider view builds a fresh figure on every call; its frame -- axes background, spines,
+    ticks and tick labels, axis labels, grid -- is usually the same as last time, and drawing
+    that text is most of the draw. The first figure is drawn once without its data artists
+    (that image is the *background*); a later figure whose 2-D axes have the same positions,
+    limits, scales, tick labels and axis labels is drawn by restoring the background and drawing
+    only its data artists, titles and legends (``Axes.draw_artist``) in zorder. Anything else --
+    3-D or polar axes, a changed frame, a different figure size -- gets a full draw (and becomes
+    the new background). Grid lines and ticks then sit under the data, never over it.
+    """
+
+    KEEP = 8  # backgrounds kept (frames met again when a slider goes back and forth)
+
+    def __init__(self):
+        self.backgrounds: dict = {}
+
+    @staticmethod
+    def _frame(ax):
+        return {ax.patch, ax.xaxis, ax.yaxis, *ax.spines.values()}
+
+    @staticmethod
+    def _dynamic(ax):
+        frame = _Blitter._frame(ax)
+        return sorted((a for a in ax.get_children() if a not in frame and a.get_visible()),
+                      key=lambda a: a.get_zorder())
+
+    @staticmethod
+    def _figure_dynamic(fig):
+        return [a for a in (*fig.texts, *fig.legends, getattr(fig, "_suptitle", None)) if a is not None and a.get_visible()]
+
+    @staticmethod
+    def signature_of(fig: Figure):
+        if any(getattr(ax, "name", "") != "rectilinear" for ax in fig.axes):
+            return None
+        sig = [tuple(fig.get_size_inches()), fig.dpi]
+        for ax in fig.axes:
+            ax.apply_aspect()
+            sig.append((ax.get_position().bounds, ax.get_xlim(), ax.get_ylim(), ax.get_xscale(), ax.get_yscale(),
+                        ax.axison, ax.get_xlabel(), ax.get_ylabel(),
+                        tuple(t.get_text() for t in ax.get_xticklabels()),
+                        tuple(t.get_text() for t in ax.get_yticklabels()),
+                        tuple(ax.get_xticks()), tuple(ax.get_yticks())))
+        return sig
+
+    def draw(self, fig: Figure) -> None:
+        """Draw ``fig`` on its Agg canvas (``figure_png`` then encodes the buffer)."""
+        engine = fig.get_layout_engine()
+        if engine is not None and engine.__class__.__name__ != "PlaceHolderLayoutEngine":
+            engine.execute(fig)  # lay out with every artist present, then freeze
+            fig.set_layout_engine("none")
+        sig = self.signature_of(fig)
+        if sig is None:
+            fig.canvas.draw()
+            return
+        sig = tuple(sig)
+        canvas = fig.canvas
+        if sig not in self.backgrounds:
+            hidden = [a for ax in fig.axes for a in self._dynamic(ax)] + self._figure_dynamic(fig)
+            for a in hidden:
+                a.set_visible(False)
+            canvas.draw()
+            if len(self.backgrounds) >= self.KEEP:
+                self.backgrounds.pop(next(iter(self.backgrounds)))
+            self.backgrounds[sig] = canvas.copy_from_bbox(fig.bbox)
+            for a in hidden:
+                a.set_visible(True)
+        else:
+            canvas.restore_region(self.backgrounds[sig])
+        for ax in fig.axes:
+            for artist in self._dynamic(ax):
+                ax.draw_artist(artist)
+        renderer = canvas.get_renderer()
+        for artist in self._figure_dynamic(fig):
+            artist.draw(renderer)
+
+
 class InteractiveView:
     """Sliders + live figure (with a widget frontend) or a static figure (without one)."""
 
@@ -208,6 +296,7 @@ class InteractiveView:
         self.continuous_update = continuous_update
         self.values = {k: _snap(_initial_value(v), v) for k, v in self.sliders.items()}
         self._layout = None  # axes positions of the first figure (constrained layout ran once)
+        self._blitter = _Blitter()
         self.initial = self._render(self.values)  # errors at the initial values surface here
 
     def _render(self, values: dict, compress_level: int = 6) -> View:
@@ -216,8 +305,10 @@ class InteractiveView:
         if not isinstance(view, View):
             raise ValueError(f"{getattr(self.view_fn, '__name__', 'view_fn')} must return a View, got {type(view).__name__}")
         self._reuse_layout(view.figure)
-        if not hasattr(view, "_png"):
-            view._png = figure_png(view.figure, compress_level=compress_level)  # the PNG is all the widget keeps
+        if not hasattr(view, "_png"):  # the PNG is all the widget keeps
+            _agg_canvas(view.figure)
+            self._blitter.draw(view.figure)
+            view._png = _encode(view.figure, compress_level)
         if self._layout is None:
             self._layout = self._positions(view.figure)
         return view

@@ -17,7 +17,7 @@ from ...dynamics.floating_base import (quaternion_integration_error, rpy_velocit
 from ...dynamics.frames import forward_kinematics
 from ...dynamics.model import neutral_configuration
 from ..plotting import new_figure
-from ..widgets import View
+from ..widgets import View, slider_labels
 
 __all__ = ["FOOT_HALF_LENGTH", "MASS", "balance_view", "euler_singularity_view", "satellite_view",
            "mass_matrix_blocks_figure", "quaternion_drift_figure"]
@@ -32,6 +32,7 @@ def _z(x: float, decimals: int = 4) -> float:
     return float(np.round(x, decimals)) + 0.0
 
 
+@slider_labels(z_com="CoM height z_c [m]", xdd="ẍ_c [m/s²]", zdd="z̈_c [m/s²]", dL_y="L̇_y [N·m]")
 def balance_view(z_com: float = 0.9, xdd: float = 1.0, zdd: float = 0.0, dL_y: float = 0.0) -> View:
     """Side view (x-z): the CoM at (0, z_com) accelerating by (xdd, zdd) with L_dot_y; the ground
     reaction force through the CMP, the ZMP and the CoM projection against a foot of +-0.1 m."""
@@ -76,6 +77,7 @@ def _cond_curve(roll: float) -> tuple[np.ndarray, np.ndarray]:
     return pitch, _cond(pitch, roll)
 
 
+@slider_labels(pitch_deg="pitch θ [deg]", roll_deg="roll φ [deg]")
 def euler_singularity_view(pitch_deg: float = 60.0, roll_deg: float = 20.0) -> View:
     """cond S for roll-pitch-yaw (S = W^-1, w_b = W rpy_dot) against pitch, and the quaternion's S."""
     pitch, roll = np.radians(pitch_deg), np.radians(roll_deg)
@@ -115,6 +117,7 @@ def _satellite_path(mass_ratio: float, amplitude: float, n: int = 21):
     return model, t, zero_momentum_base_path(model, neutral_configuration(model), qj, qdj, t[1] - t[0])
 
 
+@slider_labels(mass_ratio="arm / base mass [-]", amplitude="joint amplitude [rad]", t="time t [s]")
 def satellite_view(mass_ratio: float = 0.3, amplitude: float = 0.8, t: float = 4.0) -> View:
     """Top view of the free-floating satellite while its arm runs one joint loop (4 s, from rest
     to rest, zero momentum): frames up to time t, and the base yaw over the loop."""

@@ -19,7 +19,7 @@ from ...identification.friction import LuGre, coulomb_viscous_friction, friction
 from ...identification.identifiability import BaseParameters
 from ...identification.least_squares import identify_parameters, torque_prediction_error
 from ...identification.regressor import joint_torque_regressor
-from ..plotting import new_figure
+from ..plotting import new_figure, steady_limits
 from ..widgets import View, slider_labels
 
 __all__ = ["friction_models_view", "presliding_view", "excitation_view", "noisy_identification_view",
@@ -47,7 +47,8 @@ def friction_models_view(f_c: float = 1.0, f_s: float = 1.5, f_v: float = 0.05, 
     ax.axhline(0.0, color="k", lw=0.6)
     ax.axvline(0.0, color="k", lw=0.6)
     ax.set(xlabel="joint velocity v [rad/s]", ylabel="friction torque τ_f [N·m]",
-           title="friction models (document 001)")
+           title="friction models (document 001)",
+           ylim=steady_limits(np.concatenate([line.get_ydata() for line in ax.get_lines()]), symmetric=True))
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
     lines = [f"f_c = {f_c:.2f} N·m, f_s = {f_s:.2f} N·m, f_v = {f_v:.3f} N·m·s/rad, v_s = {v_s:.3f} rad/s, "
@@ -211,7 +212,8 @@ def armature_view(model: Model, ratio: float = 19.0, J_motor: float = 1.0, kp: f
     fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
     ax.plot(angles, M_jj, color="0.4", label="M_jj (links only)")
     ax.plot(angles, M_jj + arm, color="tab:blue", label="M_jj + n² J_m")
-    ax.set(xlabel=f"q{joint + 2} [rad]", ylabel="kg·m²", ylim=(0.0, None), title=f"inertia seen by joint {joint + 1}")
+    ax.set(xlabel=f"q{joint + 2} [rad]", ylabel="kg·m²", ylim=(0.0, steady_limits([0.0, (M_jj + arm).max()])[1]),
+           title=f"inertia seen by joint {joint + 1}")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
     lines = [f"n = {ratio:.1f}, J_m = {J_motor:.2f}e-4 kg·m², armature n^2 J_m = {arm:.4f} kg·m²",
@@ -221,7 +223,8 @@ def armature_view(model: Model, ratio: float = 19.0, J_motor: float = 1.0, kp: f
         wn, zeta = np.sqrt(kp / J), kd / (2.0 * np.sqrt(kp * J))
         bx.plot(t, _step_response(t, wn, zeta), style, color="tab:blue", label=f"J = {J:.3f} kg·m²")
         lines.append(f"J_eff = {J:.4f} kg·m²: omega_n = {wn:.2f} rad/s, zeta = {zeta:.3f}")
-    bx.set(xlabel="t [s]", ylabel="q / q_step", title=f"PD step response (kp = {kp:.0f}, kd = {kd:.1f})")
+    bx.set(xlabel="t [s]", ylabel="q / q_step", title=f"PD step response (kp = {kp:.0f}, kd = {kd:.1f})",
+           ylim=steady_limits(np.concatenate([[0.0, 1.0]] + [line.get_ydata() for line in bx.get_lines()])))
     bx.grid(True, alpha=0.3)
     bx.legend(fontsize=8)
     return View(fig, "\n".join(lines))

@@ -19,6 +19,7 @@ from ..widgets import View, slider_labels
 __all__ = [
     "manipulability_ellipse_view",
     "singularity_map",
+    "planar_jacobians",
     "singularity_map_view",
     "describe_singular_set",
     "pinv_vs_dls",
@@ -81,21 +82,35 @@ def manipulability_ellipse_view(q2: float = 1.0, q1: float = 0.4, L1: float = 1.
     return View(fig, text)
 
 
+def planar_jacobians(lengths: Sequence[float], Q) -> np.ndarray:
+    """Task Jacobians (N, 3, n) -- rows x, y, phi -- of the planar revolute arm with link lengths
+    ``lengths`` (n,) at the configurations Q (N, n), all at once: column k is
+    [-(y_E - y_k), x_E - x_k, 1] with (x_k, y_k) joint k's position (rows 0, 1 and 5 of
+    ``geometric_jacobian(planar_arm(lengths), q)``)."""
+    L = np.asarray(lengths, dtype=float)
+    theta = np.cumsum(np.atleast_2d(np.asarray(Q, dtype=float)), axis=1)
+    links = L * np.stack([np.cos(theta), np.sin(theta)], axis=-1).transpose(2, 0, 1)  # (2, N, n)
+    joints = np.cumsum(links, axis=2) - links            # position of joint k (2, N, n)
+    r = links.sum(axis=2, keepdims=True) - joints        # joint k -> tip
+    return np.stack([-r[1], r[0], np.ones_like(r[0])], axis=1)
+
+
 def singularity_map(lengths: Sequence[float], task: str, n: int = 73, tol: float = 1e-6):
     """sigma_min / sigma_max of a planar 3R task Jacobian on a (q2, q3) grid over [-pi, pi]^2.
 
     q1 does not matter (it rotates the whole arm). Returns (grid (n,), ratio (n, n) indexed
     [i2, i3], singular points [(q2, q3), ...] where ratio < tol). n = 73 puts 0 and +-pi on the grid.
+    All n^2 Jacobians (:func:`planar_jacobians`) and their singular values in one batch.
     """
     check.one_of(task, ("planar_position", "planar_pose"), "task")
-    arm = planar_arm(lengths)
-    rows = [0, 1] if task == "planar_position" else [0, 1, 5]
+    n = check.integer(n, "n", 2, 2001)
+    lengths = check.vector(lengths, 3, "lengths")
+    rows = [0, 1] if task == "planar_position" else [0, 1, 2]
     grid = np.linspace(-np.pi, np.pi, n)
-    ratio = np.empty((n, n))
-    for i, a in enumerate(grid):
-        for j, b in enumerate(grid):
-            s = np.linalg.svd(geometric_jacobian(arm, [0.0, a, b])[rows], compute_uv=False)
-            ratio[i, j] = s[-1] / s[0]
+    A, B = np.meshgrid(grid, grid, indexing="ij")
+    Q = np.column_stack([np.zeros(A.size), A.ravel(), B.ravel()])
+    s = np.linalg.svd(planar_jacobians(lengths, Q)[:, rows], compute_uv=False)
+    ratio = (s[:, -1] / s[:, 0]).reshape(n, n)
     points = [(float(grid[i]), float(grid[j])) for i, j in zip(*np.nonzero(ratio < tol))]
     return grid, ratio, points
 

@@ -12,7 +12,7 @@ from matplotlib.patches import Polygon
 
 from ...mobile.mecanum import (MECANUM_ORDER, chassis_twist, chassis_world_to_body, integrate_odometry,
                        mecanum_layout, mecanum_matrix, roller_axis, simulate_odometry)
-from ..plotting import new_figure, planar_axes
+from ..plotting import new_figure, planar_axes, steady_limits
 from ..widgets import View, slider_labels
 
 __all__ = ["draw_chassis", "mecanum_view", "FAULTS", "sign_error_view", "yaw_compensation_view",
@@ -218,6 +218,8 @@ def odometry_drift_view(slip_std: float = 0.03, gyro_bias: float = 0.001, seed: 
                            (run.fused, "g-.", "wheels + IMU yaw")):
         ax.plot(P[:, 0], P[:, 1], style, lw=1.3, label=name)
     ax.set_aspect("equal")
+    paths = np.vstack([run.true[:, :2], run.wheel[:, :2], run.fused[:, :2]])
+    ax.set(xlim=steady_limits(paths[:, 0]), ylim=steady_limits(paths[:, 1]))
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
     ax.set_xlabel("x_W [m]")
@@ -227,6 +229,7 @@ def odometry_drift_view(slip_std: float = 0.03, gyro_bias: float = 0.001, seed: 
     bx.plot(run.t, e_f, "g", label="wheels + IMU yaw")
     bx.set_xlabel("t [s]")
     bx.set_ylabel("position error [m]")
+    bx.set_ylim(0.0, steady_limits([0.0, e_w.max(), e_f.max()])[1])
     bx.grid(True, alpha=0.3)
     bx.legend(fontsize=8)
     text = (f"slip_std = {slip_std:.3f}, gyro_bias = {gyro_bias:.4f} rad/s, seed = {seed}, {duration:.0f} s\n"

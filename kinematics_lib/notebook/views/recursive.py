@@ -10,7 +10,7 @@ from ..benchmarking import ScalingTable
 from ...arms.dh import planar_arm
 from ...documents.doc003 import ne_doc003
 from ...dynamics.newton_euler_3d import DHArm, newton_euler_terms
-from ..plotting import draw_chain, new_figure
+from ..plotting import draw_chain, new_figure, steady_limits
 from ..widgets import View, slider_labels
 
 __all__ = ["two_link_arm", "arm_forces_view", "complexity_view"]
@@ -71,7 +71,8 @@ def arm_forces_view(q1: float = 0.6, q2: float = 0.9, qd1: float = 0.0, qd2: flo
     bx.bar(x + 0.3, t.tau, width=0.2, color="0.3", label="tau (total)")
     bx.plot(x + 0.3, doc, "kx", ms=9, mew=2, label="doc 003 as written")
     bx.axhline(0.0, color="k", lw=0.8)
-    bx.set(xticks=x, xticklabels=["joint 1", "joint 2"], ylabel="N m", title="tau = g + C qd + M qdd")
+    bx.set(xticks=x, xticklabels=["joint 1", "joint 2"], ylabel="N m", title="tau = g + C qd + M qdd",
+           ylim=steady_limits(np.concatenate([parts.ravel(), t.tau, doc]), symmetric=True))
     bx.legend(fontsize=7)
     lines = [f"q = ({_f(q1, 2)}, {_f(q2, 2)}) rad, qd = ({_f(qd1, 2)}, {_f(qd2, 2)}) rad/s, "
              f"qdd = ({_f(qdd1, 2)}, {_f(qdd2, 2)}) rad/s^2"]

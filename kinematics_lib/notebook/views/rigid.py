@@ -87,9 +87,10 @@ def gimbal_view(x: float = 1.0, y: float = -0.3, z: float = 2.0) -> View:
     yaw_atan = math.atan(x / z) if z != 0.0 else math.copysign(math.pi / 2, x)
     fig, (top, side) = new_figure(1, 2, size=(9.0, 4.2))
     r = float(np.linalg.norm(p))
+    lim = 1.1 * 0.5 * math.ceil(r / 0.5)  # axes in 0.5 m steps: they stay put while a slider moves
     for ax in (top, side):
-        ax.set_xlim(-1.1 * r, 1.1 * r)
-        ax.set_ylim(-1.1 * r, 1.1 * r)
+        ax.set_xlim(-lim, lim)
+        ax.set_ylim(-lim, lim)
         ax.set_aspect("equal")
         ax.grid(True, alpha=0.3)
         ax.plot(0, 0, "ks")

@@ -1,0 +1,218 @@
+"""Impedance and admittance control (阻抗控制 / 导纳控制) of a planar arm touching a spring-damper wall.
+
+The plant is :class:`~kinematics_lib.TwoLinkArm` with the wall's force F_ext on its tip:
+M q̈ + C q̇ + g = τ + Jᵀ F_ext, i.e. Λ ẍ + μ + p = F + F_ext at the tip (``task_space``).
+
+* **Impedance** (input motion, output force): F = K (x_d − x) − D ẋ, τ = Jᵀ F + g(q). The arm
+  behaves like a spring K and damper D pulling the tip to x_d, with the arm's own inertia Λ(q).
+  With ``inertia`` M_d (inertia shaping) and a force sensor, the closed loop is the target
+  M_d ẍ + D ẋ + K (x − x_d) = F_ext: F = Λ M_d⁻¹ (K e − D ẋ + F_ext) + μ + p − F_ext, τ = Jᵀ F.
+* **Admittance** (input force, output motion): the measured force drives the filter
+  M ẍ_c + D ẋ_c + K x_c = F_ext (integrated at the control period); x_d + x_c is handed to a stiff
+  inner position loop (here τ = Jᵀ (Kp (x_d + x_c − x) + Kd (ẋ_c − ẋ)) + g(q), high gains).
+
+Both are written as laws ``law(t, q, v) -> tau`` for ``kl.simulate_sampled``;
+:func:`simulate_wall_contact` runs one with the wall's force as the external torque Jᵀ F_ext,
+delayed by whole control periods if asked (the loop delay of document 001's "three causes of
+instability"). Units: K in N/m, D in N·s/m, M in kg, forces in N, positions in m.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .. import _validate as check
+from .plants import TwoLinkArm
+from .simulation import simulate_sampled
+
+__all__ = ["Wall", "impedance_controller", "admittance_controller", "simulate_wall_contact", "WallContactRun",
+           "critical_delay"]
+
+
+@dataclass(frozen=True)
+class Wall:
+    """A vertical spring-damper wall: the half-plane x > ``position`` (m) is inside it.
+
+    With the penetration δ = x − position > 0 the wall pushes the tip back along −x with
+    F_x = −max(0, k δ + d δ̇) (it pushes, never pulls); outside it exerts nothing.
+    stiffness k (N/m) > 0, damping d (N·s/m) >= 0.
+
+    >>> Wall(1.5, 1000.0, 10.0).force([1.51, 0.0], [0.1, 0.0])    # 1000*0.01 + 10*0.1 = 11 N
+    array([-11.,   0.])
+    """
+
+    position: float = 1.5
+    stiffness: float = 5000.0
+    damping: float = 20.0
+
+    def __post_init__(self):
+        check.scalar(self.position, "position")
+        check.positive(self.stiffness, "stiffness")
+        check.nonnegative(self.damping, "damping")
+
+    def _force(self, x, xdot):
+        delta = x[0] - self.position
+        if delta <= 0.0:
+            return np.zeros(2)
+        return np.array([-max(0.0, self.stiffness * delta + self.damping * xdot[0]), 0.0])
+
+    def force(self, x, xdot) -> np.ndarray:
+        """F_ext (2,) N on the tip at position x (2,) m and velocity ẋ (2,) m/s."""
+        return self._force(check.vector(x, 2, "x"), check.vector(xdot, 2, "xdot"))
+
+    def sensor(self, arm: TwoLinkArm) -> Callable:
+        """An ideal force sensor ``force(q, v) -> F_ext`` (2,) for this wall and arm."""
+        arm = _arm(arm)
+        return lambda q, v: self._force(arm.tip(q), arm.jacobian(q) @ v)
+
+
+def _arm(arm) -> TwoLinkArm:
+    if not isinstance(arm, TwoLinkArm):
+        raise check.InputError(f"arm must be a kl.TwoLinkArm (a planar arm), got {check.describe(arm)}")
+    return arm
+
+
+def _task_gain(x, name: str) -> np.ndarray:
+    """A non-negative scalar or diagonal (2,) task-space gain."""
+    a = check._array(x, name)
+    if a.shape not in ((), (2,)):
+        raise check.InputError(f"{name} must be a scalar or a diagonal (2,), got shape {a.shape}")
+    check._finite(a, name)
+    if np.any(a < 0.0):
+        raise check.InputError(f"{name} must be non-negative, got {a}")
+    return np.broadcast_to(a, (2,)).astype(float)
+
+
+def _sensor(force, name: str = "force") -> Callable:
+    if not callable(force):
+        raise check.InputError(f"{name} must be a callable force(q, v) -> F_ext (2,) N, e.g. wall.sensor(arm)")
+
+    def read(q, v):
+        F = np.asarray(force(q, v), dtype=float)
+        if F.shape != (2,) or not np.isfinite(F).all():
+            raise check.InputError(f"{name} must return a finite force of shape (2,), got {F!r}")
+        return F
+
+    return read
+
+
+def impedance_controller(arm: TwoLinkArm, x_d, K, D, *, inertia=None, force: Callable | None = None) -> Callable:
+    """Impedance law ``law(t, q, v) -> tau`` (N·m) pulling the tip to the fixed target x_d (2,) m.
+
+    Without ``inertia``: τ = Jᵀ (K (x_d − x) − D ẋ) + g(q)  (no force sensor needed).
+    With ``inertia`` M_d (kg, scalar or (2,)) and ``force`` (a sensor ``force(q, v) -> F_ext``):
+    τ = Jᵀ (Λ M_d⁻¹ (K e − D ẋ + F_ext) + μ + p − F_ext), the target M_d ẍ + D ẋ + K (x − x_d) = F_ext.
+    """
+    arm = _arm(arm)
+    x_d = check.vector(x_d, 2, "x_d")
+    K, D = _task_gain(K, "K"), _task_gain(D, "D")
+    if inertia is None:
+        def law(t, q, v):
+            J = arm.jacobian(q)
+            return J.T @ (K * (x_d - arm.tip(q)) - D * (J @ v)) + arm.gravity(q)
+        return law
+    Md = _task_gain(inertia, "inertia")
+    if np.any(Md <= 0.0):
+        raise check.InputError(f"inertia must be positive, got {inertia!r}")
+    sensor = _sensor(force)
+
+    def shaped(t, q, v):
+        J, M = arm.jacobian(q), arm.mass_matrix(q)
+        A = J @ np.linalg.solve(M, J.T)
+        Lam = np.linalg.inv(A)
+        h = arm.bias(q, v)
+        F_ext = sensor(q, v)
+        a_x = (K * (x_d - arm.tip(q)) - D * (J @ v) + F_ext) / Md
+        # τ = Jᵀ (Λ a_x − F_ext) + C q̇ + g − Jᵀ Λ J̇ q̇: the same as Jᵀ(Λ a_x + μ + p − F_ext) for square J
+        return J.T @ (Lam @ (a_x - arm.jacobian_dot_v(q, v)) - F_ext) + h
+
+    return shaped
+
+
+def admittance_controller(arm: TwoLinkArm, x_d, M, D, K, dt, force: Callable, *, Kp=2.0e4, Kd=300.0) -> Callable:
+    """Admittance law: the measured force drives M ẍ_c + D ẋ_c + K x_c = F_ext (M kg, D N·s/m, K N/m,
+    scalars or (2,)); x_d + x_c goes to a stiff inner position loop τ = Jᵀ (Kp (x_d + x_c − x) +
+    Kd (ẋ_c − ẋ)) + g(q) (Kp N/m, Kd N·s/m).
+
+    The filter is integrated (semi-implicit Euler) once per call, so the law must be called once per
+    control period dt (s), as ``kl.simulate_sampled`` does; it keeps x_c, ẋ_c (reset when created).
+    """
+    arm = _arm(arm)
+    x_d = check.vector(x_d, 2, "x_d")
+    Mf, Df, Kf = _task_gain(M, "M"), _task_gain(D, "D"), _task_gain(K, "K")
+    if np.any(Mf <= 0.0):
+        raise check.InputError(f"M must be positive (the admittance's virtual mass), got {M!r}")
+    Kp, Kd = _task_gain(Kp, "Kp"), _task_gain(Kd, "Kd")
+    dt = check.positive(dt, "dt")
+    sensor = _sensor(force)
+    state = {"x": np.zeros(2), "v": np.zeros(2)}
+
+    def law(t, q, v):
+        F_ext = sensor(q, v)
+        xc, vc = state["x"], state["v"]
+        vc = vc + dt * (F_ext - Df * vc - Kf * xc) / Mf
+        xc = xc + dt * vc
+        state["x"], state["v"] = xc, vc
+        J = arm.jacobian(q)
+        return J.T @ (Kp * (x_d + xc - arm.tip(q)) + Kd * (vc - J @ v)) + arm.gravity(q)
+
+    return law
+
+
+@dataclass(frozen=True)
+class WallContactRun:
+    """t (N,) s; q (N, 2) rad; x (N, 2) m tip position; force (N, 2) N the wall's force on the tip;
+    status "ok" or "diverged" (from ``kl.simulate_sampled``), message."""
+
+    t: np.ndarray
+    q: np.ndarray
+    x: np.ndarray
+    force: np.ndarray
+    status: str
+    message: str
+
+    def settled(self, window: float = 0.2, tol: float = 1e-3) -> bool:
+        """True when the run stayed bounded and the tip moved less than ``tol`` m (peak to peak)
+        during the last ``window`` s: a stable contact (or free motion) that has come to rest."""
+        if self.status != "ok":
+            return False
+        last = self.t >= self.t[-1] - window
+        return bool(np.ptp(self.x[last], axis=0).max() < tol)
+
+
+def simulate_wall_contact(arm: TwoLinkArm, law: Callable, wall: Wall, q0, v0, t_final: float, dt: float, *,
+                          delay_steps: int = 0, substeps: int = 4) -> WallContactRun:
+    """The arm under ``law`` (sampled every dt s, output delayed by ``delay_steps`` periods) with the
+    wall's force acting on its tip as the external torque Jᵀ F_ext at every integration substep."""
+    arm = _arm(arm)
+    if not isinstance(wall, Wall):
+        raise check.InputError(f"wall must be a kl.Wall, got {check.describe(wall)}")
+    def external(q, v):
+        J = arm.jacobian(q)
+        return J.T @ wall._force(arm.tip(q), J @ v)
+
+    run = simulate_sampled(arm, law, q0, v0, t_final, dt, delay_steps=delay_steps, external=external,
+                           substeps=substeps)
+    x = np.array([arm.tip(q) for q in run.q])
+    F = np.array([wall._force(xk, arm.jacobian(qk) @ vk) for xk, qk, vk in zip(x, run.q, run.v)])
+    return WallContactRun(run.t, run.q, x, F.reshape(-1, 2), run.status, run.message)
+
+
+def critical_delay(omega_n, zeta) -> float:
+    """The loop delay τ_c (s) at which a PD loop on a mass loses stability (phase margin / crossover).
+
+    Loop m ẍ = −K x(t − τ) − D ẋ(t − τ) with K/m = ω_n², D/m = 2 ζ ω_n (rad/s, -): the open loop
+    L(s) = (ω_n² + 2 ζ ω_n s) e^{−sτ} / s² crosses |L| = 1 at ω_c = ω_n sqrt(2ζ² + sqrt(4ζ⁴ + 1))
+    with the phase margin φ = atan(2 ζ ω_c / ω_n); the delay eats ω_c τ of it, so τ_c = φ / ω_c.
+    (ζ = 0.7: ω_n τ_c = 0.737, i.e. f_n = ω_n / 2π = 1 / (8.5 τ_c) at the limit.)
+
+    >>> round(critical_delay(10.0, 0.7) * 10.0, 4)
+    0.7371
+    """
+    w, z = check.positive(omega_n, "omega_n"), check.nonnegative(zeta, "zeta")
+    wc = w * math.sqrt(2.0 * z * z + math.hypot(2.0 * z * z, 1.0))  # hypot: no overflow for a huge zeta
+    return check.finite_result(math.atan(2.0 * z * wc / w) / wc, "critical delay", "omega_n or zeta")
