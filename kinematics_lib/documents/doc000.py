@@ -17,6 +17,7 @@ import sympy as sp
 from .. import _validate as check
 from .._validate import InputError
 from ..arms.kinematics import condition_number
+from ..contact.constrained import _delassus, _independent, _mass_matrix
 from ..dynamics.frames import forward_kinematics
 from ..dynamics.lagrange import LagrangianModel, derive_lagrangian, double_pendulum_lagrangian
 from ..dynamics.model import jcalc
@@ -48,6 +49,12 @@ __all__ = [
     "static_force_sum_doc000",
     "momentum_constraints_doc000",
     "zmp_stability_exercise_3_2_doc000",
+    # chapter 7
+    "acceleration_constraint_doc000",
+    "projected_dynamics_doc000",
+    "impact_velocity_doc000",
+    "sliding_condition_doc000",
+    "pyramid_error_claim_doc000",
     # chapter 8
     "ANYMAL_PARAMETERS_DOC000",
     "leg_ik_doc000",
@@ -452,6 +459,98 @@ def zmp_stability_exercise_3_2_doc000(h, xdd, width, g: float = 9.8) -> tuple[fl
     g = check.positive(g, "g")
     dx = -h / g * xdd
     return dx, bool(abs(dx) <= width / 2.0)
+
+
+# ================================================================ chapter 7: constraints and contact
+
+
+def acceleration_constraint_doc000(J, Jdot, v) -> np.ndarray:
+    """Section 3.3.1: the acceleration-level constraint as printed, "J_c v + J̇_c v = 0".
+
+    Returns its left-hand side J v + J̇ v (k,). **A typo:** differentiating J v = 0 gives
+    J v̇ + J̇ v = 0; as printed the velocity-level term J v (zero on a consistent motion)
+    stands where J v̇ belongs, so the "constraint" reduces to J̇ v = 0, which a moving
+    mechanism violates and which says nothing about the accelerations. J, Jdot (k, n), v (n,).
+    """
+    J = check.matrix(J, (None, None), "J")
+    if 0 in J.shape:
+        raise InputError(f"J must have at least one row and one column, got shape {J.shape}")
+    Jdot = check.matrix(Jdot, (None, None), "Jdot")
+    if Jdot.shape != J.shape:
+        raise InputError(f"Jdot must have shape {J.shape}, the shape of J, got {Jdot.shape}")
+    v = check.vector(v, J.shape[1], "v")
+    return check.finite_result(J @ v + Jdot @ v, "J v + Jdot v", "J, Jdot, v")
+
+
+def projected_dynamics_doc000(M, h, J, tau) -> np.ndarray:
+    """Section 3.3.3, the projection method as printed: P M v̇ = P (S^T τ − C v − g) alone.
+
+    The projector P = I − J^T (J M^-1 J^T)^-1 J M^-1 is right, but it has rank n − k: this
+    system has a k-dimensional family of solutions and does not fix v̇. Solved on its own (here
+    by least squares, the minimum-norm solution) it returns accelerations that violate the
+    constraint J v̇ = −J̇ v; it must be solved together with it
+    (:func:`kinematics_lib.projected_dynamics`). M (n, n), h (n,), J (k, n), tau (n,).
+    """
+    M = _mass_matrix(M)
+    n = M.shape[0]
+    h, tau = check.vector(h, None, "h"), check.vector(tau, None, "tau")
+    for name, x in (("h", h), ("tau", tau)):
+        if x.shape != (n,):
+            raise InputError(f"{name} must have shape ({n},), the size of M, got shape {x.shape}")
+    J = check.matrix(J, (None, n), "J")
+    if not 1 <= J.shape[0] <= n:
+        raise InputError(f"J must have 1 ... {n} rows (width of M), got shape {J.shape}")
+    A = _delassus(M, J)
+    _independent(A)
+    P = np.eye(n) - J.T @ np.linalg.solve(A, np.linalg.solve(M, J.T).T)
+    a = np.linalg.lstsq(P @ M, P @ (tau - h), rcond=None)[0]
+    return check.finite_result(a, "a", "M, h, J, tau")
+
+
+def impact_velocity_doc000(v_before, normal=(0.0, 0.0, 1.0)) -> np.ndarray:
+    """Section 3.3.2, rigid-contact assumption 2: "碰撞瞬时完成，遵循动量守恒" (impacts are instantaneous
+    and conserve momentum).
+
+    Returns the velocity after a ground impact if the body's momentum were conserved: unchanged,
+    v+ = v−, i.e. the body goes on into the ground. **Wrong for ground contact:** the ground
+    delivers an impulse p_n > 0 along the normal and the body's momentum changes by it; only
+    the momentum of body *and* Earth is conserved. A plastic impact (restitution 0) ends with
+    zero normal velocity (``kl.contact_step``). v_before (3,) [m/s]; normal (3,) unused here.
+    """
+    v = check.vector(v_before, None, "v_before")
+    if v.size == 0:
+        raise InputError("v_before must have at least one entry")
+    n = check.vector(normal, None, "normal")
+    if n.shape != v.shape:
+        raise InputError(f"normal must have shape {v.shape}, the shape of v_before, got {n.shape}")
+    return v.copy()
+
+
+def sliding_condition_doc000(f_t, v_t) -> bool:
+    """Section 3.3.2: sliding friction as printed, ‖f_t‖ = μ f_n ⇒ ∃ λ ≥ 0, v_t = −λ f_t.
+
+    Returns True when (f_t, v_t) satisfy the printed condition (v_t anti-parallel to f_t, or
+    zero). **It holds:** Coulomb friction opposes the sliding velocity (maximal dissipation),
+    so the sign is right. f_t, v_t (2,) [N], [m/s].
+    """
+    f_t, v_t = check.vector(f_t, 2, "f_t"), check.vector(v_t, 2, "v_t")
+    if not v_t.any():
+        return True
+    cross = f_t[0] * v_t[1] - f_t[1] * v_t[0]
+    scale = max(float(np.abs(f_t).max() * np.abs(v_t).max()), 1e-300)
+    return bool(abs(cross) <= 1e-9 * scale and f_t @ v_t < 0.0)
+
+
+def pyramid_error_claim_doc000() -> tuple[float, str]:
+    """Exercise 3.3, reference answer: the four-face linearisation is "保守度约为 √2/2 ≈ 29%", worst "在对角方向".
+
+    Returns the claim as (0.29, "diagonal"). **Wrong in number and direction:** the printed
+    matrix (:func:`friction_pyramid_doc000`) is the *circumscribed* pyramid; it is not
+    conservative and over-admits by √2 − 1 = 41.4 % on the diagonal. The conservative
+    (inscribed) pyramid loses 1 − 1/√2 = 29.3 % on the *axes* and is exact on the diagonal
+    (:func:`kinematics_lib.pyramid_worst_case_error`); and √2/2 is 0.707, not 0.29.
+    """
+    return 0.29, "diagonal"
 
 
 # ================================================================ chapter 8: the ANYmal case study

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Contact benchmark (not a test): chapter 7's solvers on the chapter's examples.
+
+    python3 tasks.py bench                                   # every benchmarks/bench_*.py
+    .venv-dev/bin/python benchmarks/bench_contact.py [--quick]
+
+Prints the machine, then microseconds per call of
+
+* ``distribute_contact_forces`` with four contacts (a 30 kg body on four feet, CoM off centre,
+  a horizontal push): the weighted-ℓ2 QP on the inscribed 8-face pyramid (ProxQP through
+  qpsolvers), the exact-cone SOCP (Clarabel), the ℓ1 and ℓ∞ LPs (HiGHS);
+* one time step of the box on an incline as an LCP (``contact_step``: building the LCP and
+  Lemke's algorithm), its QP cross-check (``contact_step_qp``), and Lemke alone on LCPs of
+  n = 4, 8, 16 unknowns (random positive-definite M);
+* ``kkt_dynamics`` on an 18-coordinate system with 12 constraints (ANYmal-sized: four point feet).
+
+CPU time of the calling thread, best of several repeats, single-threaded BLAS
+(``kinematics_lib.notebook.benchmarking.time_call``). Python call overhead and argument
+validation are included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+import kinematics_lib as kl
+from kinematics_lib.notebook import benchmarking as bm
+
+
+def spd(rng, n, cond=50.0):
+    Q, _ = np.linalg.qr(rng.normal(size=(n, n)))
+    return Q @ np.diag(np.geomspace(1.0, cond, n)) @ Q.T
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="shorter runs")
+    args = parser.parse_args(argv)
+    min_time, repeat = (0.005, 3) if args.quick else (0.05, 7)
+    print("machine:", bm.machine_description())
+    rows = []
+
+    def measure(label, f, *a):
+        rows.append((label, 1e6 * bm.time_call(f, *a, min_time=min_time, repeat=repeat)))
+
+    points = np.array([[0.35, 0.2, 0.0], [0.35, -0.2, 0.0], [-0.35, 0.2, 0.0], [-0.35, -0.2, 0.0]])
+    F = np.array([40.0, 0.0, 30 * 9.81])
+    wrench = np.concatenate([F, np.cross([0.1, 0.05, 0.45], F)])
+    with bm.single_threaded_blas():
+        for label, n_faces, norm in (("QP  l2, 8-face pyramid (ProxQP)", 8, "l2"), ("SOCP l2, exact cone (Clarabel)", None, "l2"),
+                                     ("LP  l1, 8-face pyramid (HiGHS)", 8, "l1"), ("LP  linf, 8-face pyramid (HiGHS)", 8, "linf")):
+            measure(f"distribute_contact_forces, 4 contacts: {label}", kl.distribute_contact_forces, points, wrench, 0.6,
+                    n_faces, norm)
+        th = np.radians(30.0)
+        t, n = np.array([np.cos(th), np.sin(th)]), np.array([-np.sin(th), np.cos(th)])
+        box = (np.eye(2), np.array([0.0, 0.0]), np.array([0.0, -9.81]), n[None], np.array([t, -t]), 0.5, 0.01)
+        measure("contact_step: box on a 30 deg incline, LCP by Lemke", kl.contact_step, *box)
+        measure("contact_step_qp: the same step by two QPs (ProxQP)", kl.contact_step_qp, *box)
+        rng = np.random.default_rng(0)
+        for k in (4, 8, 16):
+            M, q = spd(rng, k), rng.normal(size=k)
+            measure(f"solve_lcp (Lemke), n = {k}", kl.solve_lcp, M, q)
+            measure(f"lcp_by_qp (ProxQP), n = {k}", kl.lcp_by_qp, M, q)
+        M18, J = spd(rng, 18, 100.0), rng.normal(size=(12, 18))
+        measure("kkt_dynamics, n = 18, k = 12", kl.kkt_dynamics, M18, rng.normal(size=18), J, rng.normal(size=12),
+                rng.normal(size=18))
+    width = max(len(r[0]) for r in rows)
+    print("microseconds per call:")
+    for label, us in rows:
+        print(f"  {label:<{width}}  {us:9.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

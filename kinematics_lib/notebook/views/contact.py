@@ -1,0 +1,272 @@
+"""Chapter 7 views: constraints and contact under sliders.
+
+Every view returns ``View(figure, text)``; the text holds the numbers the figure shows.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from matplotlib.patches import Circle, Polygon
+
+from ...contact.cones import friction_pyramid, pyramid_worst_case_error
+from ...contact.constrained import kkt_dynamics, regularized_kkt_dynamics
+from ...contact.distribution import distribute_contact_forces
+from ...contact.mechanisms import FourBar, four_bar_configuration, parallel_parking_controls, simulate_four_bar, unicycle_path
+from ...contact.time_stepping import ball_drop_run, incline_box_run
+from ..plotting import new_figure, planar_axes
+from ..widgets import View
+
+__all__ = ["parking_view", "baumgarte_view", "conditioning_view", "incline_view", "ball_drop_view",
+           "friction_cone_view", "force_distribution_view", "standing_body", "STANDING_POINTS", "NORMS"]
+
+#: the four feet of the chapter's standing body (a table or a quadruped), world axes [m]
+STANDING_POINTS = np.array([[0.35, 0.2, 0.0], [0.35, -0.2, 0.0], [-0.35, 0.2, 0.0], [-0.35, -0.2, 0.0]])
+STANDING_MASS, COM_HEIGHT, G = 30.0, 0.45, 9.81
+NORMS = ("l2 QP (8-face pyramid)", "l2 SOCP (exact cone)", "l1 LP (8-face pyramid)", "linf LP (8-face pyramid)")
+
+
+def _z(x, decimals: int = 3) -> float:
+    return float(np.round(x, decimals)) + 0.0
+
+
+def _small(x: float, floor: float) -> str:
+    """x in scientific notation, or "< floor" when it is at rounding level (not reproducible digits)."""
+    return f"{x:.1e}" if x >= floor else f"< {floor:.0e}"
+
+
+# ---------------------------------------------------------------- nonholonomic: parallel parking
+
+
+def parking_view(turn: float = 1.0, duration: float = 1.0) -> View:
+    """A rolling disc parks sideways: four arcs at yaw rate ±turn [rad/s], each ``duration`` [s]."""
+    U = parallel_parking_controls(speed=0.5, turn=turn, duration=duration, n=40)
+    dt = duration / 40
+    P = unicycle_path([0.0, 0.0, 0.0], U, dt)
+    d = np.diff(P[:, :2], axis=0) / dt
+    th = 0.5 * (P[:-1, 2] + P[1:, 2])        # an arc's chord points along the mean heading
+    side = np.abs(d[:, 0] * np.sin(th) - d[:, 1] * np.cos(th)).max()
+    fig, ax = new_figure(size=(6.0, 3.6))
+    ax.plot(P[:, 0], P[:, 1], color="tab:blue", lw=1.5)
+    for k in range(0, len(P), 20):
+        x, y, t = P[k]
+        ax.annotate("", xy=(x + 0.08 * np.cos(t), y + 0.08 * np.sin(t)), xytext=(x, y),
+                    arrowprops=dict(arrowstyle="->", color="0.3"))
+    ax.plot(*P[0, :2], "go", label="start")
+    ax.plot(*P[-1, :2], "rs", label="end")
+    ax.set_aspect("equal")
+    ax.set_xlabel("x [m]")
+    ax.set_ylabel("y [m]")
+    ax.legend(fontsize=8, loc="upper left")
+    ax.set_title("rolling without side slip: x' sin θ − y' cos θ = 0", fontsize=9)
+    text = (f"end pose: x = {_z(P[-1, 0])} m, y = {_z(P[-1, 1])} m, θ = {_z(P[-1, 2])} rad\n"
+            f"largest side-slip speed |x' sin θ − y' cos θ| along the path = {_z(side, 6)} m/s (rounding)")
+    return View(fig, text)
+
+
+# ---------------------------------------------------------------- drift, Baumgarte, projection
+
+FOURBAR = FourBar()
+DRIFT_T, DRIFT_DT = 10.0, 0.01
+GAINS = np.arange(0.0, 10.5, 1.0)
+
+
+@functools.lru_cache(maxsize=None)
+def _drift_runs():
+    """Four-bar runs for every (alpha, beta) on the slider grid, plus one projected run."""
+    q0, v0 = four_bar_configuration(FOURBAR, 1.0, 1.0)
+    t_final = DRIFT_T
+    a, b = np.repeat(GAINS, GAINS.size), np.tile(GAINS, GAINS.size)
+    grid = simulate_four_bar(FOURBAR, q0, v0, t_final, DRIFT_DT, a, b)
+    proj = simulate_four_bar(FOURBAR, q0, v0, t_final, DRIFT_DT, project=True)
+    return grid, proj
+
+
+def baumgarte_view(alpha: float = 5.0, beta: float = 5.0) -> View:
+    """Constraint violation max|c(q)| of a four-bar over time: none, Baumgarte(alpha, beta), projection."""
+    grid, proj = _drift_runs()
+    i = int(np.clip(np.rint(alpha), 0, GAINS.size - 1)) * GAINS.size + int(np.clip(np.rint(beta), 0, GAINS.size - 1))
+    t = grid.t
+    fig, ax = new_figure(size=(6.5, 3.6))
+    floor = 1e-17
+    ax.semilogy(t, grid.violation[0] + floor, label="no stabilisation", color="tab:red")
+    ax.semilogy(t, grid.violation[i] + floor, label=f"Baumgarte α = {GAINS[i // GAINS.size]:g}, β = {GAINS[i % GAINS.size]:g} [1/s]",
+                color="tab:blue")
+    ax.semilogy(t, proj.violation + floor, label="projection onto c = 0", color="tab:green")
+    ax.set_ylim(1e-17, 1e-1)
+    ax.set_xlabel("t [s]")
+    ax.set_ylabel("max |c(q)| [m²]")
+    ax.legend(fontsize=8, loc="lower right")
+    e0 = grid.energy[0, 0]
+    text = (f"after {t[-1]:.1f} s: max|c| none = {grid.violation[0, -1]:.1e}, Baumgarte = {grid.violation[i, -1]:.1e}, "
+            f"projection = {_small(proj.violation[-1], 1e-12)} m^2\n"
+            f"energy change: none = {grid.energy[0, -1] - e0:+.1e} J, Baumgarte = {grid.energy[i, -1] - e0:+.1e} J, "
+            f"projection = {proj.energy[-1] - e0:+.1e} J")
+    return View(fig, text)
+
+
+# ---------------------------------------------------------------- conditioning of redundant contacts
+
+
+def _box_contacts(com_x: float):
+    """A 3-D box (mass 30 kg) on its four corners, normal constraints only: M (6, 6), h, J (4, 6)."""
+    m, I = STANDING_MASS, np.diag([0.6, 1.2, 1.5])
+    M = np.block([[m * np.eye(3), np.zeros((3, 3))], [np.zeros((3, 3)), I]])
+    h = np.array([0.0, 0.0, m * G, 0.0, 0.0, 0.0])
+    r = STANDING_POINTS - [com_x, 0.0, COM_HEIGHT]           # from the CoM to each corner
+    J = np.array([np.concatenate([[0.0, 0.0, 1.0], np.cross(ri, [0.0, 0.0, 1.0])]) for ri in r])
+    return M, h, J
+
+
+def conditioning_view(log10_damping: float = -6.0, com_x: float = 0.1) -> View:
+    """Four coplanar contacts on a rigid box: J M^-1 J^T is singular (four normal forces, three
+    equations); regularisation picks forces, whose spread depends on the damping."""
+    M, h, J = _box_contacts(com_x)
+    Minv = np.linalg.inv(M)
+    A = J @ Minv @ J.T
+    eig = np.linalg.eigvalsh(A)
+    eps = 10.0 ** log10_damping
+    a, lam = regularized_kkt_dynamics(M, h, J, np.zeros(4), np.zeros(6), damping=eps)
+    fig, (ax, bx) = new_figure(1, 2, size=(8.0, 3.2))
+    ax.bar(["FL", "FR", "HL", "HR"], lam, color="tab:blue")
+    ax.axhline(STANDING_MASS * G / 4, color="0.5", ls="--", lw=0.8)
+    ax.set_ylabel("normal force λ_i [N]")
+    ax.set_ylim(0, STANDING_MASS * G * 0.6)
+    ax.set_title(f"damping ε = 1e{log10_damping:+.0f}", fontsize=9)
+    grid = np.arange(-12.0, 1.0)
+    spread = [np.abs(J @ regularized_kkt_dynamics(M, h, J, np.zeros(4), np.zeros(6), 10.0 ** g)[0]).max() for g in grid]
+    bx.semilogy(grid, np.maximum(spread, 1e-17), "o-", ms=3)
+    bx.axvline(log10_damping, color="tab:red", lw=0.8)
+    bx.set_xlabel("log10 ε")
+    bx.set_ylabel("max |J a| [m/s²] (penetration)")
+    cond = eig[-1] / eig[0] if eig[0] > 1e-15 * eig[-1] else np.inf
+    text = (f"eigenvalues of J M^-1 J^T: {np.array2string(eig, precision=4, suppress_small=True)} → cond = "
+            f"{'inf (singular)' if not np.isfinite(cond) else f'{cond:.3e}'}\n"
+            f"regularised cond = {(eig[-1] + eps) / (max(eig[0], 0.0) + eps):.3e}; forces λ = "
+            f"{np.array2string(lam, precision=3)} N, sum = {lam.sum():.3f} N (weight {STANDING_MASS * G:.3f} N); "
+            f"max |J a| = {_small(np.abs(J @ a).max(), 1e-9)} m/s²")
+    return View(fig, text)
+
+
+# ---------------------------------------------------------------- rigid contact: box on an incline, ball drop
+
+
+def incline_view(theta_deg: float = 30.0, mu: float = 0.5) -> View:
+    """A box released on an incline, simulated with the friction LCP (Lemke) and cross-checked by QPs."""
+    th = np.radians(theta_deg)
+    run = incline_box_run(th, mu, t_final=1.0, dt=0.02)
+    a_analytic = max(G * (np.sin(th) - mu * np.cos(th)), 0.0) if np.tan(th) > mu else 0.0
+    a_lcp = (run["speed"][-1] - run["speed"][0]) / run["t"][-1]
+    fig, ax = new_figure(size=(6.0, 3.4))
+    ax.plot(run["t"], run["speed"], label="LCP (Lemke)", lw=2)
+    ax.plot(run["t"], a_analytic * run["t"], "k--", lw=1, label="g (sin θ − μ cos θ) t  or 0")
+    ax.set_xlabel("t [s]")
+    ax.set_ylabel("down-slope speed [m/s]")
+    ax.set_ylim(-0.2, 8.0)
+    ax.legend(fontsize=8, loc="upper left")
+    state = "slides" if np.tan(th) > mu else "sticks"
+    text = (f"tan θ = {np.tan(th):.4f}, μ = {mu:.2f}: the box {state}\n"
+            f"acceleration: LCP = {_z(a_lcp, 4)} m/s², analytic = {_z(a_analytic, 4)} m/s²; "
+            f"friction / normal force = {_z(run['f_t'][-1] / run['p_n'][-1], 4)}; "
+            f"max |v_LCP − v_QP| = {_small(run['qp_error'], 1e-9)} m/s")
+    return View(fig, text)
+
+
+def ball_drop_view(restitution: float = 0.0, height: float = 1.0) -> View:
+    """A ball dropped on the ground, contact by the LCP: the ground impulse removes momentum."""
+    run = ball_drop_run(height=height, t_final=1.5, dt=0.01, restitution=restitution)
+    k = int(np.argmax(run["y"] <= 1e-9))
+    fig, (ax, bx) = new_figure(1, 2, size=(8.0, 3.0))
+    ax.plot(run["t"], run["y"])
+    ax.set_xlabel("t [s]")
+    ax.set_ylabel("height y [m]")
+    bx.plot(run["t"], run["momentum"][:, 1], color="tab:red")
+    bx.set_xlabel("t [s]")
+    bx.set_ylabel("momentum m v_y [kg m/s]")
+    before, after = run["momentum"][k - 1, 1], run["momentum"][k + 1, 1]
+    text = (f"first impact at t = {run['t'][k]:.3f} s: momentum {before:+.3f} → {after:+.3f} kg m/s "
+            f"(e = {restitution:.2f}); ground impulse = {after - before:+.3f} N s")
+    return View(fig, text)
+
+
+# ---------------------------------------------------------------- friction cones
+
+
+def friction_cone_view(mu: float = 0.5, n_faces: int = 4) -> View:
+    """Section of the friction cone at f_n = 1 N: exact circle, inscribed and circumscribed pyramids."""
+    fig, ax = new_figure(size=(4.6, 4.2))
+    phi = np.linspace(0.0, 2.0 * np.pi, 361)
+    ax.plot(mu * np.cos(phi), mu * np.sin(phi), "k", lw=1.5, label="exact cone ‖f_t‖ ≤ μ f_n")
+    for inscribed, color in ((True, "tab:green"), (False, "tab:red")):
+        A = friction_pyramid(mu, n_faces, inscribed)[:-1]
+        # vertices of the k-gon: intersections of neighbouring faces
+        th = 2.0 * np.pi * (np.arange(n_faces) + 0.5) / n_faces
+        r = -A[0, 2] / np.cos(np.pi / n_faces)
+        ax.add_patch(Polygon(np.c_[r * np.cos(th), r * np.sin(th)], closed=True, fill=False, ec=color, lw=1.5,
+                             label=("inscribed" if inscribed else "circumscribed") + f" {n_faces}-face pyramid"))
+    lim = 1.55 * max(mu, 0.05)
+    planar_axes(ax, lim, xlabel="f_x / f_n", ylabel="f_y / f_n")
+    ax.legend(fontsize=7, loc="upper right")
+    e_in, e_out = pyramid_worst_case_error(n_faces, True), pyramid_worst_case_error(n_faces, False)
+    text = (f"μ = {mu:.2f}, {n_faces} faces: inscribed loses up to {100 * e_in:.1f} % (mid-face), "
+            f"circumscribed admits up to +{100 * e_out:.1f} % (corners)")
+    return View(fig, text)
+
+
+# ---------------------------------------------------------------- contact-force distribution
+
+
+def standing_body(com_x: float, com_y: float, push_x: float = 0.0):
+    """(points (4, 3), wrench (6,)) that the feet must supply for the body to stand still:
+    weight m g at the CoM (com_x, com_y, 0.45) plus a horizontal push push_x [N] there."""
+    com = np.array([com_x, com_y, COM_HEIGHT])
+    F = np.array([-push_x, 0.0, STANDING_MASS * G])     # the ground balances weight and push
+    return STANDING_POINTS, np.concatenate([F, np.cross(com, F)])
+
+
+def _all_distributions(points, wrench, mu):
+    out = {}
+    for label, (n_faces, norm) in zip(NORMS, ((8, "l2"), (None, "l2"), (8, "l1"), (8, "linf"))):
+        try:
+            out[label] = distribute_contact_forces(points, wrench, mu, n_faces, norm)
+        except ValueError as err:
+            out[label] = str(err)
+    return out
+
+
+def force_distribution_view(com_x: float = 0.1, com_y: float = 0.05, mu: float = 0.6, push_x: float = 0.0) -> View:
+    """Four feet carrying a 30 kg body: forces by the ℓ2 QP, the exact-cone SOCP, the ℓ1 and ℓ∞ LPs."""
+    points, wrench = standing_body(com_x, com_y, push_x)
+    sol = _all_distributions(points, wrench, mu)
+    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
+    hull = points[[0, 2, 3, 1], :2]
+    ax.add_patch(Polygon(hull, closed=True, fc="0.9", ec="0.5"))
+    feasible = not isinstance(sol[NORMS[1]], str)
+    ax.plot(com_x, com_y, "o", color="tab:blue" if feasible else "tab:red", ms=8, label="CoM")
+    if feasible:
+        f = sol[NORMS[1]]
+        for p, fi in zip(points, f):
+            ax.add_patch(Circle(p[:2], 0.06 * fi[2] / (STANDING_MASS * G / 4), fc="tab:orange", alpha=0.5))
+            ax.annotate("", xy=p[:2] + fi[:2] / 200.0, xytext=p[:2], arrowprops=dict(arrowstyle="->", color="k"))
+    planar_axes(ax, 0.6, xlabel="x [m]", ylabel="y [m]")
+    ax.set_title("support polygon, f_z (discs) and f_t (arrows), SOCP", fontsize=8)
+    width = 0.2
+    for j, label in enumerate(NORMS):
+        if not isinstance(sol[label], str):
+            bx.bar(np.arange(4) + (j - 1.5) * width, sol[label][:, 2], width, label=label.split(" (")[0])
+    bx.set_xticks(range(4), ["FL", "FR", "HL", "HR"])
+    bx.set_ylabel("normal force f_z [N]")
+    bx.set_ylim(0, STANDING_MASS * G)
+    if feasible:
+        bx.legend(fontsize=7, loc="upper right")
+    lines = [f"CoM ({com_x:+.2f}, {com_y:+.2f}) m, push {push_x:+.1f} N, μ = {mu:.2f}"]
+    for label in NORMS:
+        f = sol[label]
+        if isinstance(f, str):
+            lines.append(f"{label}: infeasible — the CoM/push cannot be balanced (reported by the solver)")
+        else:
+            fz = np.array2string(f[:, 2], precision=2, floatmode="fixed")
+            lines.append(f"{label}: f_z = {fz} N, ‖f‖² = {np.sum(f**2):.1f}, ‖f‖₁ = {np.abs(f).sum():.1f}, "
+                         f"‖f‖∞ = {np.abs(f).max():.2f}, contacts carrying load = {int((f[:, 2] > 1e-6).sum())}")
+    return View(fig, "\n".join(lines))
