@@ -883,7 +883,7 @@ EXAMPLES = {
     "contact_force_estimate": [lambda ctx: dict(model=_anymal_model_arg(), q=_anymal_stance_q(), feet=_anymal_feet(),
                                                 tau_measured=np.linspace(-10.0, 10.0, 12), v=np.zeros(18),
                                                 a=np.zeros(18))],
-    "contact_step": [lambda ctx: dict(model=_anymal_model_arg(), q=_anymal_stance_q(), v=np.zeros(18), tau=np.zeros(12),
+    "foot_contact_step": [lambda ctx: dict(model=_anymal_model_arg(), q=_anymal_stance_q(), v=np.zeros(18), tau=np.zeros(12),
                                       feet=_anymal_feet(), dt=Arg(1e-3, Kind("scalar", physical="positive")),
                                       mu=_nonneg(0.7), n_faces=Arg(4, Kind("int")), margin=_nonneg(0.01))],
     "simulate_landing": [lambda ctx: dict(model=_anymal_model_arg(), q0=_anymal_stance_q(0.005), feet=_anymal_feet(),

@@ -27,7 +27,7 @@ from ._contact import _mu, _pyramid
 from .leg_kinematics import _configuration, _feet, _point_jacobian
 from .statics import _floating, static_equilibrium_forces, static_joint_torques
 
-__all__ = ["contact_step", "LandingResult", "simulate_landing"]
+__all__ = ["foot_contact_step", "LandingResult", "simulate_landing"]
 
 MAX_STEPS = 200_000
 MAX_SPEED = 1e3  # m/s, rad/s: beyond this a time step has diverged
@@ -77,7 +77,7 @@ def _step(model, q, v, tau, feet, dt, mu, n_faces, margin):
     return integrate(model, q, v_free, dt), v_free, F
 
 
-def contact_step(model: Model, q, v, tau, feet, dt, mu, n_faces=4, margin=0.01):
+def foot_contact_step(model: Model, q, v, tau, feet, dt, mu, n_faces=4, margin=0.01):
     """(q⁺ (nq,), v⁺ (nv,), F (k, 3)): one time step of the floating-base robot on flat ground z = 0.
 
     tau (nv - 6,): joint torques [N m]; feet: the point contacts (frame names); dt [s]; mu the
@@ -128,7 +128,7 @@ def simulate_landing(model: Model, q0, feet, duration=1.0, dt=1e-3, mu=0.8, Kp=3
     the static joint torques (:func:`static_joint_torques`) of the pose with the feet on the
     ground (q0 lowered by the lowest foot's height), applied in proportion to the feet in
     contact at the previous step (gravity compensation of the stance). Time stepping:
-    :func:`contact_step`. progress: an object with ``update()`` called once per sample.
+    :func:`foot_contact_step`. progress: an object with ``update()`` called once per sample.
     """
     _floating(model)
     q = _configuration(model, q0, "q0").copy()
