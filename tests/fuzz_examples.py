@@ -376,6 +376,38 @@ def _anymal() -> kl.Model:
     return kl.load_urdf(kl.anymal_b_urdf(), floating_base=True)
 
 
+def _anymal_model_arg() -> Arg:
+    return Arg(_anymal(), Kind("object", wrong=kl.puma560()))
+
+
+def _anymal_feet() -> Arg:
+    return Arg(list(kl.ANYMAL_FEET), Kind("sequence"))
+
+
+@functools.lru_cache(maxsize=None)
+def _anymal_stance() -> tuple:
+    """(q, footholds): ANYmal's nominal stance standing on z = 0."""
+    m = _anymal()
+    q = kl.neutral_configuration(m)
+    for f, a in kl.ANYMAL_STANCE.items():
+        q[list(kl.leg_geometry(m, f).q_index)] = a
+    P = np.array([kl.frame_placement(m, q, f)[:3, 3] for f in kl.ANYMAL_FEET])
+    q[2] = -P[:, 2].mean()
+    P[:, 2] = 0.0
+    return q, P
+
+
+def _anymal_stance_q(lift: float = 0.0) -> Arg:
+    q = _anymal_stance()[0].copy()
+    q[2] += lift
+    return Arg(q, Kind("array", quaternions=(slice(3, 7),)))
+
+
+@functools.lru_cache(maxsize=None)
+def _anymal_forces() -> np.ndarray:
+    return kl.static_equilibrium_forces(_anymal(), _anymal_stance()[0], kl.ANYMAL_FEET, 0.7)
+
+
 def _anymal_q() -> Arg:
     q = kl.neutral_configuration(_anymal())
     q[7:] = np.tile([0.1, 0.5, -0.9], 4)
@@ -833,11 +865,43 @@ EXAMPLES = {
                                 q_ref=Arg(np.array([0.0, 0.4, -0.8]), Kind("array")))],
     "contact_jacobian": [lambda ctx: dict(model=Arg(_anymal(), Kind("object", wrong=kl.puma560())),
                                           q=_anymal_q(), feet=Arg(["LF_FOOT", "RH_FOOT"], Kind("sequence")))],
+    "simple_leg_model": [dict(l_thigh=Arg(0.25, Kind("scalar", physical="positive")),
+                              l_shank=Arg(0.33, Kind("scalar", physical="positive")),
+                              hip_offset=np.array([0.05, 0.04, 0.0]), axis_sign=Arg(1.0, Kind("opaque")))],
+    "stance_configuration": [lambda ctx: dict(model=_anymal_model_arg(), feet=_anymal_feet(),
+                                              p_feet=Arg(_anymal_stance()[1], Kind("array")),
+                                              p_base=np.array([0.02, 0.0, 0.47]), R_base=Arg(np.eye(3), Kind("rotation")),
+                                              q_ref=_anymal_stance_q())],
+    "urdf_boxes": [dict(path=Arg(kl.anymal_b_urdf(), Kind("path")), link=Arg("base", Kind("option")))],
+    "add_payload": [lambda ctx: dict(model=_anymal_model_arg(), mass=_nonneg(5.0), p_base=np.array([0.1, 0.0, 0.0]))],
+    "static_equilibrium_forces": [lambda ctx: dict(model=_anymal_model_arg(), q=_anymal_stance_q(), feet=_anymal_feet(),
+                                                   mu=_nonneg(0.7)),
+                                  lambda ctx: dict(model=_anymal_model_arg(), q=_anymal_stance_q(), feet=_anymal_feet(),
+                                                   mu=_nonneg(0.7), n_faces=Arg(4, Kind("int")))],
+    "static_joint_torques": [lambda ctx: dict(model=_anymal_model_arg(), q=_anymal_stance_q(), feet=_anymal_feet(),
+                                              forces=Arg(_anymal_forces(), Kind("array")))],
+    "contact_force_estimate": [lambda ctx: dict(model=_anymal_model_arg(), q=_anymal_stance_q(), feet=_anymal_feet(),
+                                                tau_measured=np.linspace(-10.0, 10.0, 12), v=np.zeros(18),
+                                                a=np.zeros(18))],
+    "foot_contact_step": [lambda ctx: dict(model=_anymal_model_arg(), q=_anymal_stance_q(), v=np.zeros(18), tau=np.zeros(12),
+                                      feet=_anymal_feet(), dt=Arg(1e-3, Kind("scalar", physical="positive")),
+                                      mu=_nonneg(0.7), n_faces=Arg(4, Kind("int")), margin=_nonneg(0.01))],
+    "simulate_landing": [lambda ctx: dict(model=_anymal_model_arg(), q0=_anymal_stance_q(0.005), feet=_anymal_feet(),
+                                          duration=Arg(0.004, Kind("scalar", physical="positive", size=True)),
+                                          dt=Arg(2e-3, Kind("scalar", physical="positive", size=True)),
+                                          mu=_nonneg(0.8), Kp=_nonneg(300.0), Kd=_nonneg(8.0),
+                                          every=Arg(1, Kind("int", size=True)))],
+    "leg_ik_doc000": [dict(p_hip=np.array([0.1, 0.02, -0.4]), l_hip=_nonneg(0.0),
+                           l_thigh=Arg(0.25, Kind("scalar", physical="positive")),
+                           l_shank=Arg(0.25, Kind("scalar", physical="positive")))],
+    "contact_force_estimate_doc000": [dict(J=Arg(np.eye(6)[:, :4] + 0.1, Kind("free")), tau_measured=np.arange(4.0),
+                                           tau_model=np.ones(4))],
 }
 
 #: public classes that are result records, built only by the library (reason)
 NOT_CALLED = {
     "LegGeometry": "result record of leg_geometry",
+    "LandingResult": "result record of simulate_landing",
     "InputError": "the exception class of the contract itself",
     "LCPResult": "result record of solve_lcp",
     "FourBarRun": "result record of simulate_four_bar",

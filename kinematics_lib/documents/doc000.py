@@ -55,6 +55,10 @@ __all__ = [
     "impact_velocity_doc000",
     "sliding_condition_doc000",
     "pyramid_error_claim_doc000",
+    # chapter 8
+    "ANYMAL_PARAMETERS_DOC000",
+    "leg_ik_doc000",
+    "contact_force_estimate_doc000",
 ]
 
 #: lines of each function here that ``fixed=`` can replace by the correct line (see doc_line_errors)
@@ -547,3 +551,69 @@ def pyramid_error_claim_doc000() -> tuple[float, str]:
     (:func:`kinematics_lib.pyramid_worst_case_error`); and √2/2 is 0.707, not 0.29.
     """
     return 0.29, "diagonal"
+
+
+# ================================================================ chapter 8: the ANYmal case study
+
+
+#: Section 3.5.1, ANYmal's "mechanical parameters" as written: total mass "about 30 kg", body
+#: 0.66 m x 0.31 m x 0.45 m, 3 joints per leg (HAA, HFE, KFE), 12 + 6 = 18 degrees of freedom, and
+#: (section 3.5.2) the leg order of q = [p_b, phi_b, q_LF, q_RF, q_LH, q_RH] in R^18.
+ANYMAL_PARAMETERS_DOC000 = {"mass": 30.0, "body": (0.66, 0.31, 0.45), "joints per leg": ("HAA", "HFE", "KFE"),
+                            "dof": 18, "nq": 18, "leg order": ("LF", "RF", "LH", "RH")}
+
+
+def leg_ik_doc000(p_hip, l_hip, l_thigh, l_shank) -> np.ndarray:
+    """Section 3.5.2, "单腿逆运动学解析解": [q_HAA, q_HFE, q_KFE] for the foot at p_hip = (x, y, z)
+    in the hip frame, as written:
+
+        q_HAA = atan2(y, -z),   l_xz = sqrt(x^2 + (z / cos q_HAA)^2) - l_hip,
+        q_KFE = pi - acos((l_thigh^2 + l_shank^2 - l_xz^2) / (2 l_thigh l_shank)),
+        q_HFE = atan2(x, -z / cos q_HAA) - asin(l_shank sin q_KFE / l_xz).
+
+    **Holds only for an idealised leg:** no offset between the HAA and HFE axes or along the HFE
+    axis, HFE and KFE turning about -y, the knee bent forward (q_KFE >= 0, one branch) and
+    l_thigh + l_shank cos q_KFE >= 0 (asin cannot return the angle beyond pi / 2). On ANYmal
+    (HFE, KFE about +y) the HFE and KFE signs flip, the lateral hip offset (0.041 + 0.109 - 0.02 m
+    along y) is ignored by q_HAA, and "- l_hip" subtracts an offset from a length it is not
+    collinear with. The closed form for the real geometry is :func:`kinematics_lib.leg_ik`.
+    A target the formula cannot evaluate (|acos argument| > 1, cos q_HAA = 0) raises ValueError.
+
+    >>> np.round(leg_ik_doc000([0.1, 0.0, -0.4], 0.0, 0.25, 0.25), 6) + 0.0
+    array([ 0.      , -0.356286,  1.202528])
+    """
+    x, y, z = check.vector(p_hip, 3, "p_hip")
+    l_hip = check.nonnegative(l_hip, "l_hip")
+    l_thigh, l_shank = check.positive(l_thigh, "l_thigh"), check.positive(l_shank, "l_shank")
+    if not all(math.isfinite(v) for v in (x * x + z * z, l_hip * l_hip, l_thigh * l_thigh, l_shank * l_shank)):
+        raise InputError("p_hip, l_hip, l_thigh, l_shank must be of a size whose squares are finite (the formula squares them)")
+    q_haa = math.atan2(y, -z)
+    if abs(math.cos(q_haa)) < 1e-12:
+        raise InputError(f"p_hip = {np.round([x, y, z], 6).tolist()} has cos q_HAA = 0: the formula divides by zero")
+    l_xz = math.sqrt(x * x + (z / math.cos(q_haa)) * (z / math.cos(q_haa))) - l_hip
+    c = (l_thigh * l_thigh + l_shank * l_shank - l_xz * l_xz) / (2 * l_thigh * l_shank)
+    if not math.isfinite(c):
+        raise InputError("p_hip, l_thigh, l_shank: the acos argument of the formula overflows")
+    s = l_shank * math.sin(math.pi - math.acos(max(-1.0, min(1.0, c)))) / l_xz if l_xz > 0 else math.inf
+    if abs(c) > 1.0 or abs(s) > 1.0:
+        raise InputError(f"p_hip = {np.round([x, y, z], 6).tolist()} is out of reach of the formula for l_hip, l_thigh, "
+                         "l_shank (acos/asin argument beyond +-1)")
+    q_kfe = math.pi - math.acos(c)
+    q_hfe = math.atan2(x, -z / math.cos(q_haa)) - math.asin(s)
+    return np.array([q_haa, q_hfe, q_kfe])
+
+
+def contact_force_estimate_doc000(J, tau_measured, tau_model) -> np.ndarray:
+    """Section 3.5.4, proprioceptive contact estimation: f_hat = (J^T)^+ (tau_measured - tau_model).
+
+    J (3k, n): the feet's Jacobian columns of the joints; tau (n,) [N m]. **The sign is left
+    unsaid:** with M v̇ + h = tau + J^T f (f the ground force on the robot) the formula returns
+    -f, the force the feet exert on the ground; :func:`kinematics_lib.contact_force_estimate`
+    returns f, the force on the robot.
+    """
+    J = check.matrix(J, (None, None), "J")
+    if J.shape[0] < 1 or J.shape[1] < 1:
+        raise InputError(f"J must be a non-empty (3k, n) Jacobian, got shape {J.shape}")
+    tm = check.vector(tau_measured, J.shape[1], "tau_measured")
+    tp = check.vector(tau_model, J.shape[1], "tau_model")
+    return np.linalg.pinv(J.T) @ (tm - tp)

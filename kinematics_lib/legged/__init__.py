@@ -1,10 +1,13 @@
 """Legged robots (chapter 8, ANYmal): leg inverse kinematics, contact Jacobians, static
-equilibrium and contact-force estimation.
+equilibrium and contact-force estimation, a landing simulation.
 
 Imports the maths layers below it (``geometry`` ... ``identification``).
 """
 
-from . import leg_kinematics
+from . import landing, leg_kinematics, stance, statics
+from .landing import *  # noqa: F401,F403
 from .leg_kinematics import *  # noqa: F401,F403
+from .stance import *  # noqa: F401,F403
+from .statics import *  # noqa: F401,F403
 
-__all__ = [*leg_kinematics.__all__]
+__all__ = [*leg_kinematics.__all__, *stance.__all__, *statics.__all__, *landing.__all__]

@@ -22,9 +22,10 @@ from .. import _validate as check
 from ..arms.ik import IKResult, wrap_angle
 from ..dynamics.frames import forward_kinematics
 from ..dynamics.model import Model
+from ..geometry.spatial import spatial_inertia
 from ..geometry.rotations import so3_exp
 
-__all__ = ["LegGeometry", "leg_geometry", "leg_ik", "leg_foot_position", "contact_jacobian"]
+__all__ = ["LegGeometry", "leg_geometry", "leg_ik", "leg_foot_position", "contact_jacobian", "simple_leg_model"]
 
 TOL_AXIS = 1e-9  # |sin| of the angle between axes that must be parallel / perpendicular
 TOL_POSITION = 1e-9  # m: a solution reproducing the target to this is 'converged'
@@ -235,13 +236,13 @@ def leg_ik(model: Model, foot: str, p_base, q_ref=None) -> IKResult:
                              f"rounding leaves {error:.3g} m") + limits)
 
 
-def _configuration(model: Model, q) -> np.ndarray:
+def _configuration(model: Model, q, name: str = "q") -> np.ndarray:
     """q (nq,) checked, with a unit quaternion for a floating base."""
-    q = check.vector(q, model.nq, "q")
+    q = check.vector(q, model.nq, name)
     for i, kind in enumerate(model.joint_types):
         if kind == "free":
             s = model.q_slice[i].start
-            check.unit_quaternion(q[s + 3:s + 7], f"q[{s + 3}:{s + 7}] (the base quaternion)")
+            check.unit_quaternion(q[s + 3:s + 7], f"{name}[{s + 3}:{s + 7}] (the base quaternion)")
     return q
 
 
@@ -299,3 +300,27 @@ def contact_jacobian(model: Model, q, feet) -> np.ndarray:
             continue
         rows.append(_point_jacobian(model, T, body, T[body][:3, :3] @ T_BF[:3, 3] + T[body][:3, 3]))
     return np.vstack(rows)
+
+
+def simple_leg_model(l_thigh: float = 0.25, l_shank: float = 0.33, hip_offset=(0.0, 0.0, 0.0),
+                     axis_sign: float = -1.0) -> Model:
+    """A fixed-base HAA-HFE-KFE leg with point masses: the idealised leg of document 000's IK.
+
+    HAA about x at the origin; HFE about (0, axis_sign, 0) at ``hip_offset`` (m, in the HAA
+    frame); the thigh l_thigh (m) along -z to KFE (same axis); the shank l_shank along -z to the
+    frame 'FOOT'. 1 kg at the knee and 0.5 kg at the foot, limits +-pi.
+    """
+    l1, l2 = check.positive(l_thigh, "l_thigh"), check.positive(l_shank, "l_shank")
+    off = check.vector(hip_offset, 3, "hip_offset")
+    sign = check.one_of(float(check.scalar(axis_sign, "axis_sign")), (-1.0, 1.0), "axis_sign")
+    check.finite_result(np.array([l1 * l1, l2 * l2]), "the links' inertias m l^2", "l_thigh, l_shank")
+    T = np.tile(np.eye(4), (3, 1, 1))
+    T[1, :3, 3], T[2, :3, 3] = off, (0.0, 0.0, -l1)
+    point = lambda m, c: spatial_inertia(m, c, np.zeros((3, 3)))
+    inertia = np.array([point(0.5, np.zeros(3)), point(1.0, (0.0, 0.0, -l1)), point(0.5, (0.0, 0.0, -l2))])
+    foot = np.eye(4)
+    foot[2, 3] = -l2
+    return Model(name="simple leg", body_names=("HIP", "THIGH", "SHANK"), body_joint=("HAA", "HFE", "KFE"),
+                 parent=(-1, 0, 1), joint_types=("revolute",) * 3,
+                 axes=np.array([[1.0, 0.0, 0.0], [0.0, sign, 0.0], [0.0, sign, 0.0]]), T_tree=T,
+                 inertia=inertia, frames={"FOOT": (2, foot)}, lower=np.full(3, -math.pi), upper=np.full(3, math.pi))

@@ -1,0 +1,73 @@
+"""Chapter 8 views: each returns a View whose text holds the numbers the figure shows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import kinematics_lib as kl
+from kinematics_lib.notebook.views import anymal as va
+from kinematics_lib.notebook.widgets import View, interactive_view
+
+
+def test_stance_view_slider_changes_figure_and_text():
+    iv = interactive_view(va.stance_view, height=(0.38, 0.52, 0.005, va.NOMINAL_HEIGHT), roll=(-0.3, 0.3, 0.01, 0.0))
+    first_png = iv.initial.png()
+    moved = va.stance_view(roll=0.1)
+    assert isinstance(iv.initial, View)
+    assert moved.text != iv.initial.text and moved.png() != first_png
+
+
+def test_stance_view_text_holds_the_equilibrium_forces():
+    model = va.anymal()
+    v = va.stance_view(pitch=0.1, shift_x=0.03)
+    q, feet, results = va.stance(pitch=0.1, shift_x=0.03)
+    assert all(r.converged for r in results)
+    F = kl.static_equilibrium_forces(model, q, feet, 0.7)
+    for f, row in zip(feet, F):
+        assert f"{f}: f = ({row[0]:.2f}, {row[1]:.2f}, {row[2]:.2f}) N".replace("-0.00", "0.00") in v.text
+    assert "|sum f + m g| < 1e-9 N: True" in v.text and "-0.00" not in v.text
+
+
+def test_stance_view_keeps_the_feet_on_their_footholds():
+    model = va.anymal()
+    _, P = va.nominal_stance()
+    q, feet, _ = va.stance(height=0.45, roll=-0.1, shift_y=0.04)
+    for f, p in zip(kl.ANYMAL_FEET, P):
+        assert np.allclose(kl.frame_placement(model, q, f)[:3, 3], p, atol=1e-9)
+
+
+def test_stance_view_reports_an_infeasible_three_foot_stance():
+    v = va.stance_view(shift_x=-0.05, shift_y=-0.05, lift="RH")
+    assert "3 feet on the ground" in v.text and "infeasible" in v.text and "outside the support polygon" in v.text
+
+
+def test_stance_view_reports_an_unreachable_foothold():
+    assert "cannot reach" in va.stance_view(height=0.8).text
+
+
+def test_structure_rows_list_every_body_and_the_total_mass():
+    rows = va.structure_rows(va.anymal())
+    assert len(rows) == 1 + 13 + 1 and "total mass 30.475 kg, nq = 19, nv = 18" in rows[-1]
+
+
+def test_mass_matrix_and_workspace_and_doc_errors():
+    model = va.anymal()
+    q = kl.random_configuration(model, np.random.default_rng(0))
+    assert "108 exact zeros" in va.mass_matrix_figure(model, q).text
+    assert "reachable" in va.workspace_figure("LF_FOOT", n=9).text
+    assert np.nanmax(va.doc_ik_errors(kl.simple_leg_model(), "FOOT", n=20)) < 1e-12
+    assert np.nanmedian(va.doc_ik_errors(model, "LF_FOOT", n=20, flip=True)) > 0.05
+
+
+def test_landing_figure_shows_a_result():
+    model = va.anymal()
+    q, _ = va.nominal_stance()
+    q[2] += 0.01
+    res = kl.simulate_landing(model, q, kl.ANYMAL_FEET, duration=0.05, dt=1e-3)
+    assert isinstance(va.landing_figure(res), View)
+
+
+@pytest.mark.parametrize("lift", ["none", "LF", "LH", "RF", "RH"])
+def test_stance_view_runs_for_every_lifted_foot(lift):
+    assert va.stance_view(shift_x=0.02, lift=lift).png()
