@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.legged._contact import _pyramid
+
 
 FEET = kl.ANYMAL_FEET
 
@@ -51,7 +51,7 @@ def test_equilibrium_forces_balance_gravity_inside_the_cones(anymal, n_faces):
         if n_faces is None:
             assert np.all(np.hypot(F[:, 0], F[:, 1]) <= mu * F[:, 2] + 1e-9)
         else:
-            assert np.all(F @ _pyramid(mu, n_faces).T <= 1e-9)
+            assert np.all(F @ kl.friction_pyramid(mu, n_faces).T <= 1e-9)
 
 
 def test_three_feet_feasible_inside_the_triangle_and_refused_outside(anymal):

@@ -23,9 +23,9 @@ from ..dynamics.algorithms import crba, kinetic_energy, nonlinear_effects, poten
 from ..dynamics.frames import forward_kinematics
 from ..dynamics.floating_base import integrate
 from ..dynamics.model import Model
-from ._contact import _mu, _pyramid
+from ..contact.cones import friction_pyramid
 from .leg_kinematics import _configuration, _feet, _point_jacobian
-from .statics import _floating, static_equilibrium_forces, static_joint_torques
+from .statics import _floating, _mu, static_equilibrium_forces, static_joint_torques
 
 __all__ = ["foot_contact_step", "LandingResult", "simulate_landing"]
 
@@ -48,7 +48,7 @@ def _contact_impulses(A: np.ndarray, b: np.ndarray, mu: float, n_faces: int) -> 
     import qpsolvers
 
     k = b.size // 3
-    C = np.kron(np.eye(k), _pyramid(mu, n_faces))
+    C = np.kron(np.eye(k), friction_pyramid(mu, n_faces))
     P = A + 1e-10 * np.trace(A) / A.shape[0] * np.eye(A.shape[0])  # a redundant contact: still convex
     sol = qpsolvers.solve_problem(qpsolvers.Problem(P, b, C, np.zeros(C.shape[0])), solver="proxqp",
                                   eps_abs=1e-10, eps_rel=0.0, max_iter=2000)

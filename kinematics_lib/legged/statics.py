@@ -20,12 +20,21 @@ from ..dynamics.algorithms import gravity_torque, rnea
 from ..dynamics.centroidal import center_of_mass
 from ..dynamics.frames import forward_kinematics
 from ..dynamics.model import Model
-from ._contact import _distribute, _mu
+from ..contact.distribution import distribute_contact_forces
 from .leg_kinematics import _configuration, _feet, contact_jacobian
 
 __all__ = ["static_equilibrium_forces", "static_joint_torques", "contact_force_estimate"]
 
 BALANCE_TOL = 1e-6  # base-row residual allowed, relative to m |g| (N, N m)
+MAX_MU = 100.0  # friction coefficients beyond this are not physical (and stall the solvers)
+
+
+def _mu(mu) -> float:
+    """A friction coefficient 0 <= mu <= MAX_MU."""
+    mu = check.nonnegative(mu, "mu")
+    if mu > MAX_MU:
+        raise check.InputError(f"mu must be a friction coefficient in [0, {MAX_MU:g}], got {mu:g}")
+    return mu
 
 
 def _floating(model: Model) -> None:
@@ -76,8 +85,9 @@ def static_equilibrium_forces(model: Model, q, feet, mu, n_faces=None) -> np.nda
 
     Σ f_i = -m g_vec and Σ p_i x f_i = p_G x (-m g_vec) (moments about the world origin, hence
     about the CoM p_G too), each f_i in the friction cone of coefficient mu about +z (the
-    inscribed n_faces-pyramid; None: 32 faces, inside the exact cone), with the least Σ |f_i|^2
-    (a QP, ProxQP; to be folded into the contact chapter's ``distribute_contact_forces``). Flat ground, gravity along -z. An infeasible pose (the CoM's
+    inscribed n_faces-pyramid; None: the exact cone), with the least Σ |f_i|^2 -- chapter 7's
+    ``distribute_contact_forces`` (Clarabel for the exact cone, ProxQP for a pyramid).
+    Flat ground, gravity along -z. An infeasible pose (the CoM's
     ground projection outside the support polygon, or too little friction) raises ValueError.
     """
     _floating(model)
@@ -92,9 +102,10 @@ def static_equilibrium_forces(model: Model, q, feet, mu, n_faces=None) -> np.nda
     P = _feet_positions(model, q, feet)
     p_G = center_of_mass(model, q)
     weight = -model.total_mass * g  # the total ground force, up
-    F = _distribute(P, np.concatenate([weight, np.cross(p_G, weight)]), mu, n_faces)
-    if F is not None:
-        return F
+    try:  # chapter 7's force distribution: minimum-norm forces in the friction cones
+        return distribute_contact_forces(P, np.concatenate([weight, np.cross(p_G, weight)]), mu, n_faces)
+    except check.InputError:
+        pass  # infeasible: say why in the robot's terms
     where = "inside" if _inside(support_polygon(P), p_G[:2]) else "outside"
     raise check.InputError(
         f"q: no static equilibrium on {len(feet)} feet ({', '.join(feet)}): the CoM projection "
