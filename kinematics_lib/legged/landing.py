@@ -23,7 +23,7 @@ from ..dynamics.algorithms import crba, kinetic_energy, nonlinear_effects, poten
 from ..dynamics.frames import forward_kinematics
 from ..dynamics.floating_base import integrate
 from ..dynamics.model import Model
-from ..contact.cones import friction_pyramid
+from ..contact.time_stepping import contact_step
 from .leg_kinematics import _configuration, _feet, _point_jacobian
 from .statics import _floating, _mu, static_equilibrium_forces, static_joint_torques
 
@@ -43,37 +43,35 @@ def _feet_world(model: Model, T: np.ndarray, feet: tuple) -> list:
     return out
 
 
-def _contact_impulses(A: np.ndarray, b: np.ndarray, mu: float, n_faces: int) -> np.ndarray:
-    """λ (3k,): min ½ λᵀAλ + bᵀλ subject to the k pyramids C λ_i <= 0 (ProxQP)."""
-    import qpsolvers
-
-    k = b.size // 3
-    C = np.kron(np.eye(k), friction_pyramid(mu, n_faces))
-    P = A + 1e-10 * np.trace(A) / A.shape[0] * np.eye(A.shape[0])  # a redundant contact: still convex
-    sol = qpsolvers.solve_problem(qpsolvers.Problem(P, b, C, np.zeros(C.shape[0])), solver="proxqp",
-                                  eps_abs=1e-10, eps_rel=0.0, max_iter=2000)
-    if not sol.found or not np.isfinite(sol.x).all():
-        raise ValueError("the contact problem of this step has no solution for these q, v, tau, dt, mu (the QP solver failed)")
-    return sol.x
+def _tangents(n_faces: int) -> np.ndarray:
+    """(d, 3): d = n_faces friction directions, evenly spread in the ground plane."""
+    th = 2.0 * np.pi * np.arange(n_faces) / n_faces
+    return np.column_stack([np.cos(th), np.sin(th), np.zeros(n_faces)])
 
 
 def _step(model, q, v, tau, feet, dt, mu, n_faces, margin):
+    """Chapter 7's time step (:func:`contact_step`, Lemke's LCP) with the feet as point contacts:
+    N the feet's normal Jacobian rows, D their rows along the n_faces friction directions."""
     T = forward_kinematics(model, q)
     M = crba(model, q)
-    u = np.zeros(model.nv)
-    u[6:] = tau
-    v_free = v + dt * np.linalg.solve(M, u - nonlinear_effects(model, q, v))
+    f_ext = np.zeros(model.nv)
+    f_ext[6:] = tau
+    f_ext -= nonlinear_effects(model, q, v)
     pts = _feet_world(model, T, feet)
     active = np.array([p[2] <= margin for _, p in pts])
     F = np.zeros((len(feet), 3))
-    if active.any():
-        J = np.vstack([_point_jacobian(model, T, b, p) for (b, p), a in zip(pts, active) if a])
-        Minv_JT = np.linalg.solve(M, J.T)
-        bias = np.zeros(J.shape[0])
-        bias[2::3] = [p[2] / dt for (_, p), a in zip(pts, active) if a]
-        lam = _contact_impulses(J @ Minv_JT, J @ v_free + bias, mu, n_faces)
-        v_free = v_free + Minv_JT @ lam
-        F[active] = lam.reshape(-1, 3) / dt
+    if not active.any():
+        v_next = v + dt * np.linalg.solve(M, f_ext)
+        return integrate(model, q, v_next, dt), v_next, F
+    t_dirs = _tangents(n_faces)
+    Js = [_point_jacobian(model, T, b, p) for (b, p), a in zip(pts, active) if a]
+    N = np.array([J[2] for J in Js])
+    D = np.vstack([t_dirs @ J for J in Js])
+    gap = np.array([p[2] for (_, p), a in zip(pts, active) if a])
+    step = contact_step(M, v, f_ext, N, D, mu, dt, gap=gap)
+    beta = step.beta.reshape(len(Js), n_faces)
+    F[active] = (step.p_n[:, None] * np.array([0.0, 0.0, 1.0]) + beta @ t_dirs) / dt
+    v_free = step.v_next
     return integrate(model, q, v_free, dt), v_free, F
 
 
@@ -81,7 +79,8 @@ def foot_contact_step(model: Model, q, v, tau, feet, dt, mu, n_faces=4, margin=0
     """(q⁺ (nq,), v⁺ (nv,), F (k, 3)): one time step of the floating-base robot on flat ground z = 0.
 
     tau (nv - 6,): joint torques [N m]; feet: the point contacts (frame names); dt [s]; mu the
-    friction coefficient (inscribed n_faces-pyramid); margin [m]: feet below this height are
+    friction coefficient, the cone approximated from inside by the polygon spanned by n_faces
+    friction directions (chapter 7's :func:`contact_step`: an LCP solved by Lemke's method); margin [m]: feet below this height are
     candidate contacts. F: the ground forces on the feet [N, world axes] (zero rows in flight).
     """
     _floating(model)
