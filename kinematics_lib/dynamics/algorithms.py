@@ -158,25 +158,10 @@ def _inertia_times(I: np.ndarray, X: np.ndarray) -> np.ndarray:
 # parent, or an index array). Arrays: one state (nb, 6) vectors and (nb, 6, 6) matrices.
 
 
-def _level_coefficients(model: Model, q: np.ndarray) -> np.ndarray:
-    """[1, c1, c2] per body in level order: (nb, 3) or, for a batch, (nb, N, 3)."""
-    d = model._derived
-    qj = q[..., d["q1_lv"]].T  # (nb, [N]); a free joint reads a dummy coordinate
-    coeffs = np.empty(qj.shape + (3,))
-    coeffs[..., 0] = 1.0
-    if d["all_revolute"]:
-        coeffs[..., 1], coeffs[..., 2] = np.sin(qj), 1.0 - np.cos(qj)
-    else:
-        rev = d["revolute_lv"].reshape((model.nb,) + (1,) * (q.ndim - 1))
-        coeffs[..., 1] = np.where(rev, np.sin(qj), qj)
-        coeffs[..., 2] = np.where(rev, 1.0 - np.cos(qj), 0.0)
-    return coeffs
-
-
 def _level_transforms(model: Model, q: np.ndarray) -> np.ndarray:
     """Xup in level order: (nb, 6, 6), or (nb, N, 6, 6) for a batch (jcalc for every joint)."""
     d = model._derived
-    c = _level_coefficients(model, q)
+    c = _joint_coefficients(model, q, level_order=True)
     Xup = (c[..., None, :] @ d["P_lv"].reshape((model.nb,) + (1,) * (q.ndim - 1) + (3, 36)))
     Xup = Xup.reshape(c.shape[:-1] + (6, 6))
     for k, qs, Xt in zip(d["free_lv"], d["q_free_lv"], d["X_tree_free_lv"]):
@@ -250,7 +235,7 @@ def _rnea_transforms(model: Model, q: np.ndarray):
     if q.ndim == 1:
         return _level_transforms(model, q)
     d = model._derived
-    c = _level_coefficients(model, q)  # (nb, N, 3)
+    c = _joint_coefficients(model, q, level_order=True)  # (nb, N, 3)
     dense = {}
     for k, qs, Xt in zip(d["free_lv"], d["q_free_lv"], d["X_tree_free_lv"]):
         dense[k] = _free_joint_X(q[:, qs]) if Xt is None else _free_joint_X(q[:, qs]) @ Xt

@@ -33,6 +33,7 @@ from .centroidal import center_of_mass, centroidal_momentum_matrix
 from .frames import forward_kinematics
 from .integrators import integrate_adaptive
 from .model import Model
+from ..geometry.rotations import _skew
 
 __all__ = [
     "integrate",
@@ -52,10 +53,6 @@ __all__ = [
     "satellite_joint_loop",
     "zero_momentum_base_path",
 ]
-
-
-def _skew(w) -> np.ndarray:
-    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
 
 
 def configuration(model: Model, q, name: str = "q") -> np.ndarray:

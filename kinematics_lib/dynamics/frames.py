@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from .model import Model, _check_quaternions, _free_joint_pose, _joint_coefficients, state
+from .model import Model, _free_joint_pose, _joint_coefficients, _joint_coordinates, state
 from ..geometry.rotations import quat_to_matrix, so3_exp
 from ..geometry.spatial import motion_transform
 
@@ -22,11 +22,7 @@ def joint_transform(model: Model, i: int, q_i) -> np.ndarray:
 
     i: body index (0 ... nb - 1); q_i (nq_i,): that joint's coordinates (unit quaternion for 'free').
     """
-    check.model(model)
-    i = check.integer(i, "i", 0, model.nb - 1)
-    q_i = check.vector(q_i, model.q_slice[i].stop - model.q_slice[i].start, "q_i")
-    if model.joint_types[i] == "free":
-        _check_quaternions(q_i[None], (slice(3, 7),), "q_i")
+    i, q_i = _joint_coordinates(model, i, q_i)
     return _joint_transform(model, i, q_i)
 
 

@@ -393,12 +393,18 @@ def jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
     Xup_i = X_J(q_i) X_tree_i (RBDA eq. 4.x); S_i (6, nv_i) in body-i coordinates. i: body index
     (0 ... nb - 1); q_i (nq_i,): that joint's coordinates (a free joint's quaternion of unit norm).
     """
+    i, q_i = _joint_coordinates(model, i, q_i)
+    return _jcalc(model, i, q_i)
+
+
+def _joint_coordinates(model: Model, i, q_i) -> tuple[int, np.ndarray]:
+    """(i, q_i) checked: a body index of ``model`` and that joint's coordinates (unit quaternion if free)."""
     check.model(model)
     i = check.integer(i, "i", 0, model.nb - 1)
     q_i = check.vector(q_i, model.q_slice[i].stop - model.q_slice[i].start, "q_i")
     if model.joint_types[i] == "free":
         _check_quaternions(q_i[None], (slice(3, 7),), "q_i")
-    return _jcalc(model, i, q_i)
+    return i, q_i
 
 
 def _jcalc(model: Model, i: int, q_i) -> tuple[np.ndarray, np.ndarray]:
@@ -504,17 +510,20 @@ def joint_transforms(model: Model, q) -> np.ndarray:
     return X if q.ndim == 1 else np.moveaxis(X, 0, 1)
 
 
-def _joint_coefficients(model: Model, q: np.ndarray) -> np.ndarray:
-    """[1, c1, c2] per body (nb, [N,] 3): Xup_i = [1, c1, c2] . [X_tree_i, P1_i, P2_i] (see above)."""
+def _joint_coefficients(model: Model, q: np.ndarray, level_order: bool = False) -> np.ndarray:
+    """[1, c1, c2] per body (nb, [N,] 3): Xup_i = [1, c1, c2] . [X_tree_i, P1_i, P2_i] (see above).
+
+    Bodies in index order, or in level order (the order of the level-by-level passes)."""
     d = model._derived
-    qj = q[..., d["q1"]]  # ([N,] nb); a free joint reads a dummy coordinate, overwritten later
+    suffix = "_lv" if level_order else ""
+    qj = q[..., d["q1" + suffix]]  # ([N,] nb); a free joint reads a dummy coordinate, overwritten later
     coeffs = np.empty((model.nb,) + q.shape[:-1] + (3,))
     qj = qj.T  # (nb, [N])
     coeffs[..., 0] = 1.0
     if d["all_revolute"]:
         coeffs[..., 1], coeffs[..., 2] = np.sin(qj), 1.0 - np.cos(qj)
     else:
-        rev = d["revolute"].reshape((model.nb,) + (1,) * (q.ndim - 1))
+        rev = d["revolute" + suffix].reshape((model.nb,) + (1,) * (q.ndim - 1))
         coeffs[..., 1] = np.where(rev, np.sin(qj), qj)
         coeffs[..., 2] = np.where(rev, 1.0 - np.cos(qj), 0.0)
     return coeffs

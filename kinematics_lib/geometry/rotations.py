@@ -183,6 +183,7 @@ def so3_exp(phi) -> np.ndarray:
 
 
 def _skew(w) -> np.ndarray:
+    """[w]x (3, 3) of a checked w (3,) (inner helper of every layer; :func:`skew` checks its input)."""
     return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
 
 

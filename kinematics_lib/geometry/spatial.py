@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
+from .rotations import _skew
 
 __all__ = [
     "apply_each",
@@ -31,10 +32,6 @@ __all__ = [
     "motion_transform",
     "transform_inertia",
 ]
-
-
-def _skew(w) -> np.ndarray:
-    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
 
 
 def _crm_of(v: np.ndarray) -> np.ndarray:

@@ -28,6 +28,7 @@ import numpy as np
 from .. import _validate as check
 from ..dynamics.model import Model, jcalc  # noqa: F401 (Model: type hints)
 from ..geometry.spatial import _crf, _crm, crf, spatial_inertia
+from ..geometry.rotations import _skew
 
 __all__ = [
     "PARAMETER_NAMES",
@@ -42,10 +43,6 @@ __all__ = [
 
 #: the ten inertial parameters of one body, in Pinocchio's order
 PARAMETER_NAMES = ("m", "mcx", "mcy", "mcz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
-
-def _skew(w) -> np.ndarray:
-    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
-
 
 def _phi_basis() -> np.ndarray:
     """G (6, 6, 10): Phi(x) = sum_k x_k G[k] with I(pi) x = Phi(x) pi.

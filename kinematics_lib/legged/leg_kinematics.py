@@ -24,6 +24,7 @@ from ..dynamics.frames import forward_kinematics
 from ..dynamics.model import Model
 from ..geometry.spatial import spatial_inertia
 from ..geometry.rotations import so3_exp
+from ..geometry.rotations import _skew
 
 __all__ = ["LegGeometry", "leg_geometry", "leg_ik", "leg_foot_position", "contact_jacobian", "simple_leg_model"]
 
@@ -256,10 +257,6 @@ def _feet(model: Model, feet) -> tuple:
         if not isinstance(f, str) or f not in model.frames:
             raise check.InputError(f"feet[{k}] must be the name of a frame of the model, got {check.describe(f)}")
     return tuple(feet)
-
-
-def _skew(r: np.ndarray) -> np.ndarray:
-    return np.array([[0.0, -r[2], r[1]], [r[2], 0.0, -r[0]], [-r[1], r[0], 0.0]])
 
 
 def _point_jacobian(model: Model, T: np.ndarray, body: int, p: np.ndarray) -> np.ndarray:
