@@ -402,25 +402,29 @@ def _crba(model: Model, q: np.ndarray) -> np.ndarray:
     for k, vs in zip(d["free_lv"], d["v_free_lv"]):  # a free root: S = 1, M_ii = IC_i
         M[..., vs, vs] = IC[k]
     s = d["S1_lv"] if q.ndim == 1 else d["S1_lv"][:, None]  # s_i of the 1-dof joints, ([N] broadcast)
+    entries = []  # M_ij below the diagonal blocks, in the order of d["crba_rows"], d["crba_cols"]
     for walk in d["crba_walks"]:  # the bodies of one depth at once: F_i = IC_i s_i, walked to the root
         F = _times(IC[walk.at], s[walk.at])
-        _put(M, walk.v, walk.v, (F * s[walk.at]).sum(axis=-1))  # M_ii = s_i^T IC_i s_i
+        entries.append(_dot(F, s[walk.at]))  # M_ii = s_i^T IC_i s_i
         for step in walk.steps:  # F = Xup_j^T F: the same force in the parent's coordinates
             F = _times_T(Xup[step.through], F)
             if step.one is not None:  # M_ij = s_j^T F for 1-dof ancestors j
-                _put(M, step.rows_one, step.v_one, (F[step.one] * s[step.to_one]).sum(axis=-1))
+                entries.append(_dot(F[step.one], s[step.to_one]))
             if step.free is not None:  # a free root: S_j = 1, the six entries of F
-                _put(M, step.rows_free, step.v_free, F[step.free])
+                Ff = F[step.free]
+                entries.append(np.moveaxis(Ff, -1, 1).reshape((-1,) + Ff.shape[1:-1]))
+    if entries:
+        E = np.concatenate(entries)  # (entries, [N])
+        if q.ndim == 2:
+            E = E.T
+        M[..., d["crba_rows"], d["crba_cols"]] = E
+        M[..., d["crba_cols"], d["crba_rows"]] = E
     return M
 
 
-def _put(M: np.ndarray, rows, cols, values: np.ndarray) -> None:
-    """M[rows, cols] = M[cols, rows] = values, for index arrays of one shape and values of that
-    shape -- with the batch axis second, (k, N, ...), when M is a batch (N, nv, nv)."""
-    if M.ndim == 3:
-        values = np.moveaxis(values, 1, 0)
-    M[..., rows, cols] = values
-    M[..., cols, rows] = values
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a_k . b_k over the last axis, for stacks (k, [N,] 6)."""
+    return (a[..., None, :] @ b[..., :, None])[..., 0, 0]
 
 
 def _tdot(A: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -542,7 +546,7 @@ def _solve_free(model: Model, i: int, IA: np.ndarray, rhs: np.ndarray) -> np.nda
     """IA^-1 rhs for a free root joint (the articulated inertia of the whole robot, 6 x 6)."""
     check.finite_result(IA, "the articulated inertia IA", "q, v, tau")
     try:
-        out = np.linalg.solve(IA, rhs[..., None])[..., 0]
+        out = np.linalg.solve(IA, rhs) if rhs.ndim == 1 else np.linalg.solve(IA, rhs[..., None])[..., 0]
     except np.linalg.LinAlgError:
         raise _singular(model, i) from None
     return out

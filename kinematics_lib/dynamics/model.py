@@ -355,8 +355,9 @@ def _as_index(positions) -> object:
     return np.array(positions, dtype=int)
 
 
-def _crba_walks(model: Model, d: dict, one: np.ndarray, v1: np.ndarray) -> tuple:
-    """CRBA's walks from every 1-dof body to the root, one depth at a time (see ``_crba``)."""
+def _crba_walks(model: Model, d: dict, one: np.ndarray, v1: np.ndarray) -> dict:
+    """CRBA's walks from every 1-dof body to the root, one depth at a time, and the (row, column)
+    of every entry of M they produce, in their order (see ``_crba``)."""
     o, pos = d["order"], d["position"]
     parent = np.array([-1 if model.parent[b] < 0 else pos[model.parent[b]] for b in o], dtype=int)
     walks = []
@@ -377,7 +378,19 @@ def _crba_walks(model: Model, d: dict, one: np.ndarray, v1: np.ndarray) -> tuple
                 np.repeat(v1[P][~m][:, None], 6, axis=1), np.array(free_v, dtype=int).reshape(-1, 6)))
             cur = anc
         walks.append(CrbaWalk(_as_index(P), v1[P], tuple(steps)))
-    return tuple(walks)
+    rows, cols = [], []  # every M_ij the walks produce, in their order (see ``_crba``)
+    for w in walks:
+        rows.append(w.v)
+        cols.append(w.v)
+        for st in w.steps:
+            if st.one is not None:
+                rows.append(st.rows_one)
+                cols.append(st.v_one)
+            if st.free is not None:
+                rows.append(st.rows_free.ravel())
+                cols.append(st.v_free.ravel())
+    cat = lambda x: np.concatenate(x).astype(int) if x else np.zeros(0, dtype=int)  # noqa: E731
+    return {"crba_walks": tuple(walks), "crba_rows": cat(rows), "crba_cols": cat(cols)}
 
 
 def _level_constants(model: Model, d: dict) -> dict:
@@ -394,7 +407,7 @@ def _level_constants(model: Model, d: dict) -> dict:
             "v1_one_lv": d["v1"][o][one], "q_free_lv": tuple(model.q_slice[o[k]] for k in free),
             "v_free_lv": tuple(model.v_slice[o[k]] for k in free),
             "X_tree_free_lv": tuple(None if d["tree_is_identity"][o[k]] else d["X_tree"][o[k]] for k in free),
-            "crba_walks": _crba_walks(model, d, one, d["v1"][o]),
+            **_crba_walks(model, d, one, d["v1"][o]),
             "first_moment_lv": _frozen(d["mass"][o, None] * d["com1"][o]),
             "root_columns": tuple((k, np.flatnonzero(d["subtree"][o[k]][d["dof_body"]]))
                                   for k in range(d["levels"][0].at.stop))}
