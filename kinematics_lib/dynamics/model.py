@@ -350,6 +350,8 @@ class CrbaWalk(NamedTuple):
 def _as_index(positions) -> object:
     """A slice when the positions are consecutive (a view, not a copy), else an index array."""
     positions = [int(p) for p in positions]
+    if not positions:
+        return np.zeros(0, dtype=int)
     if positions == list(range(positions[0], positions[0] + len(positions))):
         return slice(positions[0], positions[0] + len(positions))
     return np.array(positions, dtype=int)
@@ -409,7 +411,7 @@ def _level_constants(model: Model, d: dict) -> dict:
             "X_tree_free_lv": tuple(None if d["tree_is_identity"][o[k]] else d["X_tree"][o[k]] for k in free),
             **_crba_walks(model, d, one, d["v1"][o]),
             "first_moment_lv": _frozen(d["mass"][o, None] * d["com1"][o]),
-            "root_columns": tuple((k, np.flatnonzero(d["subtree"][o[k]][d["dof_body"]]))
+            "root_columns": tuple((k, _as_index(np.flatnonzero(d["subtree"][o[k]][d["dof_body"]])))
                                   for k in range(d["levels"][0].at.stop))}
 
 
