@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
+from kinematics_lib.documents.doc000 import leg_ik_doc000
 from kinematics_lib.notebook.views import anymal as va
 from kinematics_lib.notebook.widgets import View, interactive_view
 
@@ -71,3 +72,20 @@ def test_landing_figure_shows_a_result():
 @pytest.mark.parametrize("lift", ["none", "LF", "LH", "RF", "RH"])
 def test_stance_view_runs_for_every_lifted_foot(lift):
     assert va.stance_view(shift_x=0.02, lift=lift).png()
+
+
+@pytest.mark.parametrize("foot", ["LF_FOOT", "RH_FOOT"])
+def test_workspace_grid_is_leg_ik_and_the_documents_formula_point_by_point(foot):
+    model = va.anymal()
+    g = kl.leg_geometry(model, foot)
+    y = float(g.p_BH[1] + g.p_HF[1] + g.p_FK[1] + g.c_K[1])
+    xs, zs, reach, err = va._workspace(foot, y, 23)
+    lengths = (float(np.linalg.norm(g.p_HF)), abs(g.p_FK[2]), float(np.hypot(g.c_K[0], g.c_K[2])))
+    for i, z in enumerate(zs):
+        for j, x in enumerate(xs):
+            p = np.array([x, y, z])
+            assert reach[i, j] == kl.leg_ik(model, foot, p).converged, (x, z)
+            if reach[i, j] and np.isfinite(err[i, j]):
+                q_doc = leg_ik_doc000(p - g.p_BH, *lengths)
+                assert abs(err[i, j] - np.linalg.norm(kl.leg_foot_position(model, foot, q_doc) - p)) < 1e-12
+    assert 0.2 < reach.mean() < 0.95 and np.isfinite(err).any()

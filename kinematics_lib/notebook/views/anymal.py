@@ -11,11 +11,11 @@ from matplotlib.figure import Figure
 from ...documents.doc000 import leg_ik_doc000
 from ...dynamics.algorithms import crba
 from ...dynamics.centroidal import center_of_mass
-from ...dynamics.frames import forward_kinematics
+from ...dynamics.frames import forward_kinematics, frame_placement
 from ...dynamics.model import Model
 from ...dynamics.urdf import anymal_b_urdf, load_urdf
 from ...geometry.rotations import rpy_to_matrix
-from ...legged.leg_kinematics import leg_foot_position, leg_geometry, leg_ik
+from ...legged.leg_kinematics import _planar, leg_foot_position, leg_geometry, leg_ik
 from ...legged.stance import ANYMAL_FEET, ANYMAL_STANCE, stance_configuration, urdf_boxes
 from ...legged.statics import static_equilibrium_forces, static_joint_torques, support_polygon
 from ..plotting import new_figure
@@ -231,29 +231,76 @@ def mass_matrix_figure(model: Model, q) -> View:
     return View(fig, f"M(q): {M.shape[0]} x {M.shape[1]}, {int((M == 0.0).sum())} exact zeros (white)")
 
 
-def workspace_figure(foot: str = "LF_FOOT", y: float | None = None, n: int = 61) -> View:
-    """A slice of the leg's workspace (the plane y = const in the base frame, through the HFE
-    joint by default): reachable points (leg_ik converged) and the error of document 000's
-    formula (run with the leg's own lengths) at each; the text gives the reachable fraction and
-    the formula's median error."""
+def _reachable(g, P: np.ndarray) -> np.ndarray:
+    """(N,) bool: ``leg_ik(model, foot, p).converged`` for each row p of P (N, 3), base frame, all at
+    once: the closed form's two reachability tests (the hip offset fits, |e_z|^2 = |t_perp|^2 - s^2
+    >= 0, and the knee's law-of-cosines |cos theta_2| <= 1 on a hip branch) with its tolerances;
+    ``tests/test_views_anymal.py`` checks it against ``leg_ik`` on a grid."""
+    b1, b2, L1, L2, _, _ = _planar(g)
+    n = g.R_HF @ g.a2
+    e = np.cross(g.a1, n)
+    s = n @ (g.p_HF + g.R_HF @ (g.p_FK + g.R_FK @ g.c_K))
+    t = (P - g.p_BH) @ g.R_BH                     # R_BH^T (p - p_BH), row-wise
+    x_t = t @ g.a1
+    r_t = t - x_t[:, None] * g.a1
+    ez2 = np.einsum("ij,ij->i", r_t, r_t) - s * s
+    hip_ok = ez2 >= -1e-12 * max(1.0, s * s)
+    ok = np.zeros(len(P), bool)
+    for sign in (1.0, -1.0):
+        r0 = s * n + sign * np.sqrt(np.maximum(ez2, 0.0))[:, None] * e
+        v = (x_t[:, None] * g.a1 + r0 - g.p_HF) @ g.R_HF   # R_HF^T (...), row-wise
+        r = np.hypot(v @ b1, v @ b2)
+        scale = np.maximum(np.maximum(r, L1), L2)
+        c2 = ((r / scale) ** 2 - (L1 / scale) ** 2 - (L2 / scale) ** 2) / (2.0 * (L1 / scale) * (L2 / scale))
+        ok |= hip_ok & (np.abs(c2) <= 1.0 + 1e-12)
+    return ok
+
+
+def _leg_configurations(model: Model, g, Q_leg: np.ndarray) -> np.ndarray:
+    """(N, nq): the base at the origin (identity quaternion), the leg at Q_leg (N, 3), the rest 0."""
+    Q = np.zeros((len(Q_leg), model.nq))
+    Q[:, 6] = 1.0
+    Q[:, list(g.q_index)] = Q_leg
+    return Q
+
+
+@functools.lru_cache(maxsize=4)
+def _workspace(foot: str, y: float, n: int):
     model = anymal()
     g = leg_geometry(model, foot)
-    y = float(g.p_BH[1] + g.p_HF[1] + g.p_FK[1] + g.c_K[1]) if y is None else y
     xs = np.linspace(g.p_BH[0] - 0.6, g.p_BH[0] + 0.6, n)
     zs = np.linspace(-0.7, 0.3, n)
-    reach = np.zeros((n, n), bool)
-    err = np.full((n, n), np.nan)
-    l1, l2 = abs(g.p_FK[2]), float(np.hypot(g.c_K[0], g.c_K[2]))
-    for i, z in enumerate(zs):
-        for j, x in enumerate(xs):
-            p = np.array([x, y, z])
-            reach[i, j] = leg_ik(model, foot, p).converged
-            if reach[i, j]:
-                try:
-                    q_doc = leg_ik_doc000(p - g.p_BH, float(np.linalg.norm(g.p_HF)), l1, l2)
-                    err[i, j] = np.linalg.norm(leg_foot_position(model, foot, q_doc) - p)
-                except ValueError:
-                    pass
+    X, Z = np.meshgrid(xs, zs)                    # [i, j] = (zs[i], xs[j])
+    P = np.stack([X.ravel(), np.full(X.size, y), Z.ravel()], axis=1)
+    reach = _reachable(g, P)
+    l_hip, l1, l2 = float(np.linalg.norm(g.p_HF)), abs(g.p_FK[2]), float(np.hypot(g.c_K[0], g.c_K[2]))
+    idx, Q_doc = [], []
+    for k in np.flatnonzero(reach):
+        try:
+            Q_doc.append(leg_ik_doc000(P[k] - g.p_BH, l_hip, l1, l2))
+            idx.append(k)
+        except ValueError:
+            pass
+    err = np.full(len(P), np.nan)
+    if idx:  # the feet of all the formula's answers in one batched call (base at the origin: B = W)
+        T = frame_placement(model, _leg_configurations(model, g, np.array(Q_doc)), foot)
+        err[idx] = np.linalg.norm(T[:, :3, 3] - P[idx], axis=1)
+    reach, err = reach.reshape(n, n), err.reshape(n, n)
+    for a in (xs, zs, reach, err):
+        a.setflags(write=False)
+    return xs, zs, reach, err
+
+
+def workspace_figure(foot: str = "LF_FOOT", y: float | None = None, n: int = 61) -> View:
+    """A slice of the leg's workspace (the plane y = const in the base frame, through the HFE
+    joint by default): reachable points (where leg_ik converges) and the error of document 000's
+    formula (run with the leg's own lengths) at each; the text gives the reachable fraction and
+    the formula's median error. The grid is computed once per (foot, y, n): reachability by the
+    closed form's tests on all points at once, the formula's feet by one batched frame_placement."""
+    model = anymal()
+    g = leg_geometry(model, foot)
+    y = float(g.p_BH[1] + g.p_HF[1] + g.p_FK[1] + g.c_K[1]) if y is None else float(y)
+    xs, zs, reach, err = _workspace(foot, y, int(n))
     fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
     ext = (xs[0], xs[-1], zs[0], zs[-1])
     ax.imshow(reach, origin="lower", extent=ext, cmap="Greens", vmin=0, vmax=1.5)

@@ -15,7 +15,7 @@ from ...contact.constrained import kkt_dynamics, regularized_kkt_dynamics
 from ...contact.distribution import distribute_contact_forces
 from ...contact.mechanisms import FourBar, four_bar_configuration, parallel_parking_controls, simulate_four_bar, unicycle_path
 from ...contact.time_stepping import ball_drop_run, incline_box_run
-from ..plotting import new_figure, planar_axes
+from ..plotting import new_figure, planar_axes, steady_limits
 from ..widgets import View
 
 __all__ = ["parking_view", "baumgarte_view", "conditioning_view", "incline_view", "ball_drop_view",
@@ -181,7 +181,9 @@ def ball_drop_view(restitution: float = 0.0, height: float = 1.0) -> View:
     ax.plot(run["t"], run["y"])
     ax.set_xlabel("t [s]")
     ax.set_ylabel("height y [m]")
+    ax.set_ylim(steady_limits([0.0, 1.05 * run["y"].max()]))
     bx.plot(run["t"], run["momentum"][:, 1], color="tab:red")
+    bx.set_ylim(steady_limits(np.concatenate([[0.0], 1.05 * run["momentum"][:, 1]])))
     bx.set_xlabel("t [s]")
     bx.set_ylabel("momentum m v_y [kg m/s]")
     before, after = run["momentum"][k - 1, 1], run["momentum"][k + 1, 1]

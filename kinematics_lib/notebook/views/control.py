@@ -23,7 +23,7 @@ from ...control.plants import JointInertia, TwoLinkArm
 from ...control.simulation import simulate_sampled
 from ...control.task_space import task_space_inertia
 from ...documents.doc001 import joint_pid_poles_doc001, joint_pid_update_doc001
-from ..plotting import draw_chain, draw_ellipse, new_figure, planar_axes
+from ..plotting import draw_chain, draw_ellipse, new_figure, planar_axes, steady_limits
 from ..widgets import View
 
 __all__ = ["pid_sign_view", "pid_windup_view", "pid_arm_view", "computed_torque_view", "task_inertia_view",
@@ -102,7 +102,8 @@ def pid_windup_view(ki: float = 200.0, i_limit: float = 2.0, tau_max: float = 20
     for (label, run), color in zip(runs.items(), ("tab:red", "tab:blue")):
         ax.plot(run.t, run.q[:, 0], color=color, lw=1.8, label=label)
     ax.axhline(1.0, color="k", lw=0.6, ls=":")
-    ax.set(xlabel="t [s]", ylabel="q [rad]", title=f"windup: kp = 100, ki = {ki:g}, kd = 20, |τ| ≤ {tau_max:g} N·m")
+    ax.set(xlabel="t [s]", ylabel="q [rad]", title=f"windup: kp = 100, ki = {ki:g}, kd = 20, |τ| ≤ {tau_max:g} N·m",
+           ylim=steady_limits(np.concatenate([[0.0, 1.2]] + [run.q[:, 0] for run in runs.values()])))
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
     text = "\n".join(f"{label}: overshoot {_f(100 * max(run.q[:, 0].max() - 1.0, 0.0), 1)} %, "
@@ -164,7 +165,8 @@ def computed_torque_view(omega_n: float = 20.0, zeta: float = 1.0, mass_scale: f
         late = run.t >= 1.0
         lines.append(f"{name}: max |e| after 1 s = {_f(np.degrees(np.abs(e[late]).max()), 3)} deg")
     ax.axhline(0.0, color="k", lw=0.6)
-    ax.set(xlabel="t [s]", ylabel="e = q_d − q [deg]", title=f"tracking error, ω_n = {omega_n:g} rad/s, ζ = {zeta:g}")
+    ax.set(xlabel="t [s]", ylabel="e = q_d − q [deg]", title=f"tracking error, ω_n = {omega_n:g} rad/s, ζ = {zeta:g}",
+           ylim=steady_limits(np.concatenate([line.get_ydata() for line in ax.get_lines()]), symmetric=True))
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7, ncol=2)
     return View(fig, "\n".join(lines))

@@ -116,7 +116,8 @@ def excitation_view(model: Model, base: BaseParameters, lower, upper, qd_max, n_
         ax.plot(t, q[:, j], label=f"q{j + 1}")
         ax.axhline(lower[j], color=f"C{j}", lw=0.6, ls=":")
         ax.axhline(upper[j], color=f"C{j}", lw=0.6, ls=":")
-    ax.set(xlabel="t [s]", ylabel="q [rad]", title=f"K = {n_harmonics} harmonics of {f0:.2f} Hz")
+    ax.set(xlabel="t [s]", ylabel="q [rad]", title=f"K = {n_harmonics} harmonics of {f0:.2f} Hz",
+           xlim=steady_limits([0.0, traj.period]), ylim=steady_limits(np.concatenate([lower, upper, q.ravel()])))
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
     bx.semilogy(np.arange(1, s.size + 1), s / s[0], "o-")
