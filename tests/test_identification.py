@@ -399,3 +399,16 @@ def test_friction_compensation_reduces_the_tracking_error():
     assert rms[False] < 0.1 * rms[True]
     with pytest.raises(ValueError, match="pid"):
         kl.simulate_friction_loop(0.05, plant, "pid", 0.5, 0.5, 1.0)
+
+
+def test_friction_loop_applies_the_pid_law_at_every_sample():
+    """The loop steps the PID on floats: its torques are kl.PID.step's on the recorded signals."""
+    plant = kl.LuGre(sigma0=1e3, sigma1=10.0, sigma2=0.05, f_c=1.0, f_s=1.5, v_s=0.1)
+    pid = kl.PID(kp=200.0, ki=500.0, kd=5.0, i_limit=0.3)
+    run = kl.simulate_friction_loop(0.05, plant, pid, 0.5, 0.5, 1.0, dt=1e-3, substeps=3)
+    ref, w = kl.PID(kp=200.0, ki=500.0, kd=5.0, i_limit=0.3), 2.0 * np.pi * 0.5
+    for k in range(run.t.size):
+        a_d = -0.5 * w * w * np.sin(w * run.t[k])
+        tau = ref.step(run.q_d[k] - run.q[k], run.v[k], 1e-3, velocity_ref=run.v_d[k], feedforward=0.05 * a_d)
+        assert abs(tau - run.tau[k]) <= 1e-9 * max(1.0, abs(tau))
+    assert abs(pid.i_term - ref.i_term) < 1e-12 and abs(pid.i_term) == pytest.approx(0.3)  # the clamp was hit
