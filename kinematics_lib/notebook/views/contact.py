@@ -173,6 +173,12 @@ def incline_view(theta_deg: float = 30.0, mu: float = 0.5) -> View:
     return View(fig, text)
 
 
+def _padded(limits, pad: float = 0.04) -> tuple[float, float]:
+    """Steady limits widened by ``pad`` of their span, so data on a limit stays off the spines."""
+    lo, hi = limits
+    return lo - pad * (hi - lo), hi + pad * (hi - lo)
+
+
 def ball_drop_view(restitution: float = 0.0, height: float = 1.0) -> View:
     """A ball dropped on the ground, contact by the LCP: the ground impulse removes momentum."""
     run = ball_drop_run(height=height, t_final=1.5, dt=0.01, restitution=restitution)
@@ -181,9 +187,9 @@ def ball_drop_view(restitution: float = 0.0, height: float = 1.0) -> View:
     ax.plot(run["t"], run["y"])
     ax.set_xlabel("t [s]")
     ax.set_ylabel("height y [m]")
-    ax.set_ylim(steady_limits([0.0, 1.05 * run["y"].max()]))
+    ax.set_ylim(_padded(steady_limits([0.0, run["y"].max()])))
     bx.plot(run["t"], run["momentum"][:, 1], color="tab:red")
-    bx.set_ylim(steady_limits(np.concatenate([[0.0], 1.05 * run["momentum"][:, 1]])))
+    bx.set_ylim(_padded(steady_limits(np.concatenate([[0.0], run["momentum"][:, 1]]))))
     bx.set_xlabel("t [s]")
     bx.set_ylabel("momentum m v_y [kg m/s]")
     before, after = run["momentum"][k - 1, 1], run["momentum"][k + 1, 1]

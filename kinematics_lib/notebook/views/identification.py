@@ -128,6 +128,26 @@ def excitation_view(model: Model, base: BaseParameters, lower, upper, qd_max, n_
     return View(fig, text)
 
 
+_VALIDATION: list = []  # [(arguments, (theta, W_val))]: what no slider of the view changes
+
+
+def _validation_data(model: Model, base: BaseParameters, validation: FourierTrajectory, f_v, f_c):
+    """(true theta, validation regressor W_val), computed once per (model, base, validation, f_v, f_c)
+    -- the same objects, by identity -- since no slider changes them."""
+    args = (model, base, validation, np.array(f_v, float), np.array(f_c, float))
+    for key, value in _VALIDATION:
+        if all(a is b for a, b in zip(key[:3], args[:3])) and all(np.array_equal(a, b) for a, b in zip(key[3:], args[3:])):
+            return value
+    theta = true_identification_parameters(model, base, f_v, f_c)
+    q, qd, qdd = validation(np.arange(0.0, validation.period, 0.02))
+    W_val = np.concatenate([base.regressor(joint_torque_regressor(model, q, qd, qdd)), friction_regressor(qd)],
+                           axis=-1)
+    for a in (theta, W_val):
+        a.setflags(write=False)
+    _VALIDATION[:] = [(args, (theta, W_val))] + _VALIDATION[:3]
+    return theta, W_val
+
+
 @slider_labels(tau_noise="σ_τ [N·m]", q_noise="σ_q [mrad]", cutoff="f_cutoff [Hz]", rate="sample rate [Hz]")
 def noisy_identification_view(model: Model, base: BaseParameters, trajectory: FourierTrajectory,
                               validation: FourierTrajectory, f_v, f_c, tau_noise: float = 0.1,
@@ -140,11 +160,8 @@ def noisy_identification_view(model: Model, base: BaseParameters, trajectory: Fo
     raw = measure_trajectory(model, trajectory, duration, rate, f_v, f_c, 1e-3 * q_noise, tau_noise, rng)
     W, tau = identification_data(model, base, process_measurements(raw, cutoff), cutoff, decimate=5)
     fit = identify_parameters(W, tau)
-    theta = true_identification_parameters(model, base, f_v, f_c)
+    theta, W_val = _validation_data(model, base, validation, f_v, f_c)
     z = (fit.params - theta) / fit.std
-    q, qd, qdd = validation(np.arange(0.0, validation.period, 0.02))
-    W_val = np.concatenate([base.regressor(joint_torque_regressor(model, q, qd, qdd)), friction_regressor(qd)],
-                           axis=-1)
     val = torque_prediction_error(W_val, W_val @ theta, fit.params)
     fig, ax = new_figure(size=(7.0, 3.8))
     k = np.arange(theta.size)
@@ -152,7 +169,8 @@ def noisy_identification_view(model: Model, base: BaseParameters, trajectory: Fo
     ax.axhspan(-2.0, 2.0, color="0.9", zorder=0)
     ax.set(xticks=k, xticklabels=[f"β{i + 1}" for i in range(base.rank)] +
            [f"{p}{j + 1}" for j in range(model.nv) for p in ("fv", "fc")],
-           ylabel="(estimate − true) / predicted σ", title="errors against the predicted standard deviation")
+           ylabel="(estimate − true) / predicted σ", title="errors against the predicted standard deviation",
+           xlim=(-0.6, theta.size - 0.4), ylim=steady_limits(np.concatenate([[-3.0, 3.0], z])))
     ax.tick_params(axis="x", labelsize=7)
     ax.grid(True, axis="y", alpha=0.3)
     text = (f"tau noise {tau_noise:.2f} N·m, q noise {q_noise:.2f} mrad, cutoff {cutoff:.1f} Hz: "
