@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _validate as check
-from .model import Model, _free_joint_X, _jcalc, _joint_coefficients, _joint_transforms, state
+from .model import Model, _free_joint_X, _jcalc, _joint_coefficients, _joint_transforms, in_blocks, state
 from ..geometry.spatial import _crf, _crm, _skew
 
 __all__ = [
@@ -143,6 +143,11 @@ def _add_cross_f(F: np.ndarray, V: np.ndarray, H: np.ndarray) -> np.ndarray:
     return F
 
 
+def _cross_f(V: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """v_i x* h_i for every body: (nb, 6) or (nb, 6, N)."""
+    return cross_force(V, H) if V.ndim == 2 else _add_cross_f(np.zeros_like(V), V, H)
+
+
 def _inertia_times(I: np.ndarray, X: np.ndarray) -> np.ndarray:
     """I_i x_i for every body: (nb, 6) or (nb, 6, N) (one 6 x 6 by 6 x N product per body)."""
     return apply_each(I, X) if X.ndim == 2 else I @ X
@@ -158,15 +163,20 @@ def _inertia_times(I: np.ndarray, X: np.ndarray) -> np.ndarray:
 # parent, or an index array). Arrays: one state (nb, 6) vectors and (nb, 6, 6) matrices.
 
 
-def _level_transforms(model: Model, q: np.ndarray) -> np.ndarray:
-    """Xup in level order: (nb, 6, 6), or (nb, N, 6, 6) for a batch (jcalc for every joint)."""
+def _level_transforms(model: Model, q: np.ndarray, affine: bool = False):
+    """Xup in level order: (nb, 6, 6), or (nb, N, 6, 6) for a batch (jcalc for every joint);
+    ``affine``: also RNEA's form of the same transforms (:func:`_rnea_transforms`)."""
     d = model._derived
-    c = _joint_coefficients(model, q, level_order=True)
-    Xup = (c[..., None, :] @ d["P_lv"].reshape((model.nb,) + (1,) * (q.ndim - 1) + (3, 36)))
+    c = _joint_coefficients(model, q, level_order=True)  # (nb, [N,] 3)
+    Xup = (c[:, None, :] if q.ndim == 1 else c) @ d["P_lv"]  # one (N, 3) @ (3, 36) product per body
     Xup = Xup.reshape(c.shape[:-1] + (6, 6))
     for k, qs, Xt in zip(d["free_lv"], d["q_free_lv"], d["X_tree_free_lv"]):
         Xup[k] = _free_joint_X(q[..., qs]) if Xt is None else _free_joint_X(q[..., qs]) @ Xt
-    return Xup
+    if not affine:
+        return Xup
+    if q.ndim == 1:
+        return Xup, Xup
+    return Xup, _Affine(c[:, None, :, 1], c[:, None, :, 2], {k: Xup[k] for k in d["free_lv"]})
 
 
 def _level_motions(model: Model, qd: np.ndarray) -> np.ndarray:
@@ -292,6 +302,21 @@ def _rnea_forces(model: Model, F: np.ndarray) -> np.ndarray:
     return tau.T
 
 
+def _outward(model: Model, Xup, J: np.ndarray) -> np.ndarray:
+    """x_i = Xup_i x_parent + J_i, root first, the world at rest (the velocity pass of RNEA)."""
+    X = np.empty_like(J)
+    for lv in model._derived["levels"]:
+        X[lv.at] = J[lv.at] if lv.up is None else _xm_lv(model, Xup, lv.at, X[lv.up]) + J[lv.at]
+    return X
+
+
+def _inward(model: Model, Xup, F: np.ndarray) -> np.ndarray:
+    """f_parent += Xup_i^T f_i, leaves first, in place (the force pass of RNEA)."""
+    for lv in model._derived["levels"][:0:-1]:
+        _to_parents(F, lv, _xf_lv(model, Xup, lv.at, F[lv.at]))
+    return F
+
+
 def rnea(model: Model, q, v, a) -> np.ndarray:
     """Inverse dynamics  tau = M(q) a + C(q, v) v + g(q)   (RNEA, RBDA Table 5.1).
 
@@ -309,6 +334,7 @@ def rnea(model: Model, q, v, a) -> np.ndarray:
     return check.finite_result(_rnea(model, q, v, a), "tau", "q, v, a")
 
 
+@in_blocks
 def _rnea(model: Model, q: np.ndarray, v: np.ndarray, a: np.ndarray) -> np.ndarray:
     d = model._derived
     I = d["inertia_lv"]
@@ -339,28 +365,66 @@ def crba(model: Model, q) -> np.ndarray:
     return check.finite_result(_crba(model, q), "M", "q")
 
 
+def _composite_inertias(model: Model, q: np.ndarray, Xup: np.ndarray) -> np.ndarray:
+    """IC_i (level order, (nb, [N,] 6, 6)): the inertia of body i and all its descendants, in
+    body-i coordinates, summed leaves first: IC_parent += Xup_i^T IC_i Xup_i (RBDA Table 6.2)."""
+    d = model._derived
+    IC = d["inertia_lv"].copy() if q.ndim == 1 else np.repeat(d["inertia_lv"][:, None], q.shape[0], axis=1)
+    for lv in d["levels"][:0:-1]:
+        X = Xup[lv.at]
+        _to_parents(IC, lv, np.swapaxes(X, -1, -2) @ IC[lv.at] @ X)
+    return IC
+
+
+def _momenta_at_roots(model: Model, Xup: np.ndarray, IC: np.ndarray) -> np.ndarray:
+    """For every joint, the momentum of its subtree moving at unit joint rate, in its root's
+    coordinates: F = IC_i S_i carried to the root, F = Xup_j^T F one level at a time (CRBA's
+    walk without the products S_j^T F). Returns ([N,] 6, nv): column k for velocity index k."""
+    d = model._derived
+    out = np.empty(IC.shape[1:-2] + (6, model.nv))
+    for k, vs in zip(d["free_lv"], d["v_free_lv"]):  # a free root: S = 1, F = IC
+        out[..., vs] = IC[k]
+    s = d["S1_lv"] if Xup.ndim == 3 else d["S1_lv"][:, None]
+    for walk in d["crba_walks"]:
+        F = _times(IC[walk.at], s[walk.at])  # F_i = IC_i s_i
+        for step in walk.steps:
+            F = _times_T(Xup[step.through], F)
+        out[..., walk.v] = np.moveaxis(F, 0, -1)
+    return out
+
+
+@in_blocks
 def _crba(model: Model, q: np.ndarray) -> np.ndarray:
     d = model._derived
-    XupL = _level_transforms(model, q)
-    IC = d["inertia_lv"].copy() if q.ndim == 1 else np.repeat(d["inertia_lv"][:, None], q.shape[0], axis=1)
-    for lv in d["levels"][:0:-1]:  # composite inertias, leaves first: IC_parent += Xup^T IC_i Xup
-        X = XupL[lv.at]
-        _to_parents(IC, lv, np.swapaxes(X, -1, -2) @ IC[lv.at] @ X)
-    IC, Xup = IC[d["position"]], XupL[d["position"]]  # back to body order
-    nb, parent, S = model.nb, model.parent, model.S
+    Xup = _level_transforms(model, q)  # level order throughout
+    IC = _composite_inertias(model, q, Xup)
     M = np.zeros(q.shape[:-1] + (model.nv, model.nv))
-    for i in range(nb):
-        F = IC[i].dot(S[i])  # F = IC_i S_i: (6, nv_i), or (N, 6, nv_i) for a batch
-        vi = model.v_slice[i]
-        M[..., vi, vi] = _tdot(F, S[i])
-        j = i
-        while parent[j] >= 0:  # walk up: F is the same force expressed in the ancestors' frames
-            F = _tdot(Xup[j], F)
-            j = parent[j]
-            vj = model.v_slice[j]
-            M[..., vi, vj] = _tdot(F, S[j])
-            M[..., vj, vi] = np.swapaxes(M[..., vi, vj], -1, -2)
+    for k, vs in zip(d["free_lv"], d["v_free_lv"]):  # a free root: S = 1, M_ii = IC_i
+        M[..., vs, vs] = IC[k]
+    s = d["S1_lv"] if q.ndim == 1 else d["S1_lv"][:, None]  # s_i of the 1-dof joints, ([N] broadcast)
+    entries = []  # M_ij below the diagonal blocks, in the order of d["crba_rows"], d["crba_cols"]
+    for walk in d["crba_walks"]:  # the bodies of one depth at once: F_i = IC_i s_i, walked to the root
+        F = _times(IC[walk.at], s[walk.at])
+        entries.append(_dot(F, s[walk.at]))  # M_ii = s_i^T IC_i s_i
+        for step in walk.steps:  # F = Xup_j^T F: the same force in the parent's coordinates
+            F = _times_T(Xup[step.through], F)
+            if step.one is not None:  # M_ij = s_j^T F for 1-dof ancestors j
+                entries.append(_dot(F[step.one], s[step.to_one]))
+            if step.free is not None:  # a free root: S_j = 1, the six entries of F
+                Ff = F[step.free]
+                entries.append(np.moveaxis(Ff, -1, 1).reshape((-1,) + Ff.shape[1:-1]))
+    if entries:
+        E = np.concatenate(entries)  # (entries, [N])
+        if q.ndim == 2:
+            E = E.T
+        M[..., d["crba_rows"], d["crba_cols"]] = E
+        M[..., d["crba_cols"], d["crba_rows"]] = E
     return M
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a_k . b_k over the last axis, for stacks (k, [N,] 6)."""
+    return (a[..., None, :] @ b[..., :, None])[..., 0, 0]
 
 
 def _tdot(A: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -390,20 +454,20 @@ def aba(model: Model, q, v, tau) -> np.ndarray:
     return check.finite_result(_aba(model, q, v, tau), "the acceleration a", "q, v, tau")
 
 
+@in_blocks
 def _aba(model: Model, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndarray:
     d = model._derived
     I, levels = d["inertia_lv"], d["levels"]
     s = d["S1_lv"].reshape((model.nb,) + (1,) * (q.ndim - 1) + (6,))  # s_i of every 1-dof joint (free: 0)
-    Xup = _level_transforms(model, q)
-    vJ = _level_motions(model, v)
-    V = np.empty_like(vJ)
-    for lv in levels:  # pass 1: velocities (then, for all bodies: c = v x vJ, pA = v x* I v)
-        V[lv.at] = vJ[lv.at] if lv.up is None else _times(Xup[lv.at], V[lv.up]) + vJ[lv.at]
-    c = _velocity_products(model, V, v)  # c_i = v_i x S_i qd_i
+    Xup, affine = _level_transforms(model, q, affine=True)
+    V = _outward(model, affine, _rnea_motions(model, v))  # pass 1 (RNEA's): v_i = Xup_i v_parent + S_i qd_i
+    c = _velocity_products(model, V, v, components_first=True)  # c_i = v_i x S_i qd_i
+    pA = _cross_f(V, _inertia_times(I, V))  # pA_i = v_i x* I_i v_i
+    if q.ndim == 2:  # RNEA's batch layout (nb, 6, N) -> ABA's (nb, N, 6)
+        c, pA = np.swapaxes(c, 1, 2).copy(), np.swapaxes(pA, 1, 2).copy()
     IA = I.copy() if q.ndim == 1 else np.repeat(I[:, None], q.shape[0], axis=1)
-    pA = cross_force(V, apply_each(I, V))
-    U = np.empty_like(V)
-    D, u = np.ones(V.shape[:-1]), tau[..., d["v1_lv"]].T.copy()  # u_i starts as tau_i
+    U = np.empty_like(c)
+    D, u = np.ones(c.shape[:-1]), tau[..., d["v1_lv"]].T.copy()  # u_i starts as tau_i
     for lv in levels[::-1]:  # pass 2: articulated-body inertias, leaves first
         at = lv.at
         U[at] = _times(IA[at], s[at])  # U_i = IA_i s_i
@@ -412,7 +476,8 @@ def _aba(model: Model, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndar
         if lv.up is None:
             break  # roots: nothing to pass on (a free root joint is solved in pass 3)
         UD = U[at] / D[at][..., None]  # (a zero D is reported after this pass)
-        Ia = IA[at] - U[at][..., :, None] * UD[..., None, :]  # Ia = IA - U D^-1 U^T
+        IA[at] -= U[at][..., :, None] * UD[..., None, :]  # Ia = IA - U D^-1 U^T (IA_i is not used again)
+        Ia = IA[at]
         pa = pA[at] + _times(Ia, c[at]) + UD * u[at][..., None]  # pa = pA + Ia c + U D^-1 u
         X = Xup[at]
         _to_parents(IA, lv, np.swapaxes(X, -1, -2) @ Ia @ X)  # IA_parent += Xup^T Ia Xup
@@ -420,7 +485,7 @@ def _aba(model: Model, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndar
     D[d["free_lv"],] = 1.0  # (a free root has no s: its entries are not used)
     _check_D(model, D)  # D_i > 0: no joint moves a massless subtree
     qdd = np.empty(q.shape[:-1] + (model.nv,))
-    A = np.empty_like(V)
+    A = np.empty_like(c)
     a0 = _gravity_acceleration(model, q)
     for lv in levels:  # pass 3: accelerations, root first
         at = lv.at
@@ -481,7 +546,7 @@ def _solve_free(model: Model, i: int, IA: np.ndarray, rhs: np.ndarray) -> np.nda
     """IA^-1 rhs for a free root joint (the articulated inertia of the whole robot, 6 x 6)."""
     check.finite_result(IA, "the articulated inertia IA", "q, v, tau")
     try:
-        out = np.linalg.solve(IA, rhs[..., None])[..., 0]
+        out = np.linalg.solve(IA, rhs) if rhs.ndim == 1 else np.linalg.solve(IA, rhs[..., None])[..., 0]
     except np.linalg.LinAlgError:
         raise _singular(model, i) from None
     return out

@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from .frames import _world_poses, cross
-from .model import Model, state
+from .algorithms import (_composite_inertias, _inertia_times, _inward, _level_transforms, _momenta_at_roots, _outward,
+                         _rnea_motions, _rnea_transforms, _to_parents)
+from .frames import _local_poses, _world_poses, cross
+from .model import Model, in_blocks, state
 
 __all__ = ["center_of_mass", "centroidal_momentum_matrix", "centroidal_momentum"]
 
@@ -23,6 +25,34 @@ def _com_positions(model: Model, T: np.ndarray) -> np.ndarray:
     """c_i = R_i c_i^B + p_i (nb, [N,] 3): the bodies' centres of mass in the world."""
     c1 = model._derived["com1"].reshape((model.nb,) + (1,) * (T.ndim - 3) + (4, 1))
     return (T[..., :3, :] @ c1)[..., 0]
+
+
+def _times_columns(T: np.ndarray, C: np.ndarray) -> np.ndarray:
+    """T_i C_i for poses T (nb, [N,] 4, 4) and constant columns C (nb, 4, k): one (N 4, 4) @ (4, k)
+    product per body -> (nb, [N,] 4, k)."""
+    if T.ndim == 3:
+        return T @ C
+    nb, n = T.shape[:2]
+    return (T.reshape(nb, n * 4, 4) @ C).reshape(nb, n, 4, C.shape[-1])
+
+
+def _inertia_about_origin(RL: np.ndarray, m: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """I_O = R I_c R^T + m (|c|^2 1 - c c^T) = (R L)(R L)^T + m [c]x^T [c]x for stacks
+    (..., 3, 3) of R L, masses (...) and centres (..., 3): matrix products for one state, the
+    six distinct entries of the symmetric result one by one over a batch (cheaper there)."""
+    if RL.ndim <= 3:
+        return RL @ np.swapaxes(RL, -1, -2) + m[..., None, None] * ((c * c).sum(axis=-1)[..., None, None] * _EYE3
+                                                                    - c[..., :, None] * c[..., None, :])
+    W, c = np.moveaxis(RL, (-2, -1), (0, 1)).copy(), np.moveaxis(c, -1, 0).copy()  # components first
+    out = np.empty(RL.shape)
+    mc2 = m * (c[0] * c[0] + c[1] * c[1] + c[2] * c[2])
+    for a in range(3):
+        for b in range(a, 3):
+            entry = W[a, 0] * W[b, 0] + W[a, 1] * W[b, 1] + W[a, 2] * W[b, 2] - m * c[a] * c[b]
+            if a == b:
+                entry += mc2
+            out[..., a, b] = out[..., b, a] = entry
+    return out
 
 
 def _center_of_mass(model: Model, c: np.ndarray) -> np.ndarray:
@@ -50,39 +80,64 @@ def centroidal_momentum_matrix(model: Model, q) -> np.ndarray:
     L_G = L_O - p_G x (linear momentum).
     """
     (q,) = state(model, q)
+    return check.finite_result(_centroidal_momentum_matrix(model, q), "A_G", "q")
+
+
+@in_blocks
+def _centroidal_momentum_matrix(model: Model, q: np.ndarray) -> np.ndarray:
     d = model._derived
-    T = _world_poses(model, q)
+    Xup = _level_transforms(model, q)
+    IC = _composite_inertias(model, q, Xup)  # CRBA's composite inertias, body coordinates
+    F = _momenta_at_roots(model, Xup, IC)  # momentum of each joint's unit motion, in its root's coordinates
+    roots = d["levels"][0].at
+    T = _local_poses(model, q, d["order"][roots])  # a root's pose in the world
     R, p = T[..., :3, :3], T[..., :3, 3]
-    c = _com_positions(model, T)
-    m = d["mass"].reshape((model.nb,) + (1,) * (q.ndim - 1))
-    cc = c[..., :, None] * c[..., None, :]
-    trace = (c * c).sum(axis=-1)[..., None, None] * _EYE3
-    I_c = d["I_c"] if q.ndim == 1 else d["I_c"][:, None]
-    body = np.empty(c.shape[:-1] + (13,))  # per body: [m, m c, I about the world origin (9)]
-    body[..., 0] = m
-    body[..., 1:4] = m[..., None] * c
-    body[..., 4:] = (R @ I_c @ np.swapaxes(R, -1, -2) + m[..., None, None] * (trace - cc)).reshape(c.shape[:-1] + (9,))
-    comp = (d["subtree"] @ body.reshape(model.nb, -1)).reshape(body.shape)  # composite: sums over subtrees
-    k = d["dof_body"]
-    ck = comp[k]
-    mk, hk, Ik = ck[..., :1], ck[..., 1:4], ck[..., 4:].reshape(ck.shape[:-1] + (3, 3))
-    s = d["dof_axis"] if q.ndim == 1 else d["dof_axis"][:, None]
-    Rs = R[k] @ s  # (nv, [N,] 3, 2)
-    w = Rs[..., 1]
-    v_O = Rs[..., 0] + cross(p[k], w)
-    lin = mk * v_O + cross(w, hk)
-    ang = cross(hk, v_O) + (Ik @ w[..., None])[..., 0]
-    p_G = comp[0, ..., 1:4] / comp[0, ..., :1] if model.parent.count(-1) == 1 else _center_of_mass(model, c)
-    ang -= cross(p_G, lin)  # about G
-    A = np.empty(q.shape[:-1] + (6, model.nv))
-    axes = (1, 0) if q.ndim == 1 else (1, 2, 0)
-    A[..., :3, :], A[..., 3:, :] = lin.transpose(axes), ang.transpose(axes)
-    return check.finite_result(A, "A_G", "q")
+    mc = np.stack([IC[roots, ..., 5, 1], IC[roots, ..., 3, 2], IC[roots, ..., 4, 0]], axis=-1)  # m c (root coordinates)
+    m = IC[roots, ..., 0, 0]
+    p_G = ((R @ mc[..., None])[..., 0] + m[..., None] * p).sum(axis=0) / m.sum(axis=0)[..., None]
+    A = np.empty(F.shape)
+    for r, cols in d["root_columns"]:  # to the world, about the origin, then about G: L_G = L_O - p_G x (m v_G)
+        f = R[r] @ F[..., :3, cols]
+        A[..., :3, cols] = f
+        A[..., 3:, cols] = R[r] @ F[..., 3:, cols] + _cross_columns(p[r] - p_G, f)
+    return A
+
+
+def _cross_columns(a: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """a x b for every column b of B: a ([N,] 3), B ([N,] 3, k) -> ([N,] 3, k)."""
+    a0, a1, a2 = a[..., 0, None], a[..., 1, None], a[..., 2, None]
+    b0, b1, b2 = B[..., 0, :], B[..., 1, :], B[..., 2, :]
+    return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-2)
 
 
 def centroidal_momentum(model: Model, q, v) -> np.ndarray:
     """h_G = A_G(q) v (6,): [linear momentum (kg m/s); angular momentum about the CoM (kg m^2/s)];
-    (N, 6) for a batch."""
+    (N, 6) for a batch.
+
+    Without forming A_G: the bodies' momenta I_i v_i (body coordinates, velocities from RNEA's
+    outward pass) are summed inward like RNEA's forces, h_parent += Xup_i^T h_i; the roots'
+    momenta are then carried to the world and taken about the centre of mass, whose first moment
+    m c is summed inward the same way with the local poses, [m c; m]_parent += T_i [m c; m]_i.
+    """
     q, v = state(model, q, v)
-    A = centroidal_momentum_matrix(model, q)
-    return check.finite_result((A @ v[..., None])[..., 0], "h_G", "q, v")
+    return check.finite_result(_centroidal_momentum(model, q, v), "h_G", "q, v")
+
+
+@in_blocks
+def _centroidal_momentum(model: Model, q: np.ndarray, v: np.ndarray) -> np.ndarray:
+    d = model._derived
+    L = _local_poses(model, q, d["order"])  # T_parent,i in level order; a root's is its world pose
+    Xup = _rnea_transforms(model, q)
+    V = _outward(model, Xup, _rnea_motions(model, v))  # v_i = Xup_i v_parent + S_i qd_i
+    H = _inward(model, Xup, _inertia_times(d["inertia_lv"], V))  # h_i = I_i v_i, then h_parent += Xup_i^T h_i
+    Z = np.broadcast_to(d["first_moment_lv"][:, None] if q.ndim == 2 else d["first_moment_lv"], L.shape[:-1]).copy()
+    for lv in d["levels"][:0:-1]:
+        _to_parents(Z, lv, (L[lv.at] @ Z[lv.at][..., None])[..., 0])  # [m c; m] of every subtree
+    roots = d["levels"][0].at
+    R, p = L[roots, ..., :3, :3], L[roots, ..., :3, 3]
+    Hr = H[roots] if q.ndim == 1 else np.swapaxes(H[roots], 1, 2)  # (roots, [N,] 6)
+    f = (R @ Hr[..., :3, None])[..., 0]  # each root's momentum in world axes, about its origin p
+    n = (R @ Hr[..., 3:, None])[..., 0] + cross(p, f)  # ... then about the world origin
+    mc = ((L[roots] @ Z[roots][..., None])[..., 0]).sum(axis=0)  # [m p_G; m] in the world
+    f, n = f.sum(axis=0), n.sum(axis=0)
+    return np.concatenate([f, n - cross(mc[..., :3] / mc[..., 3:], f)], axis=-1)  # L_G = L_O - p_G x (m v_G)

@@ -22,6 +22,7 @@ Algorithms never modify a model; all state (q, v, a, tau) is passed in and resul
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -322,6 +323,78 @@ def _levels(model: Model) -> dict:
             "position": np.argsort(np.array(order)), "depth": tuple(depth)}
 
 
+class CrbaStep(NamedTuple):
+    """One level up in CRBA's walk to the root, for the bodies of one depth: F = Xup^T F for the
+    bodies at positions ``through``; rows ``one`` of F (ancestors ``to_one``, 1-dof) give
+    M[rows_one, v_one] = s^T F, rows ``free`` (a free root) give M[rows_free, v_free] = F."""
+
+    through: object
+    one: object
+    to_one: object
+    rows_one: object
+    v_one: object
+    free: object
+    rows_free: object
+    v_free: object
+
+
+class CrbaWalk(NamedTuple):
+    """The 1-dof bodies of one depth (level positions ``at``, velocity indices ``v``) and their
+    steps to the root."""
+
+    at: object
+    v: np.ndarray
+    steps: tuple
+
+
+def _as_index(positions) -> object:
+    """A slice when the positions are consecutive (a view, not a copy), else an index array."""
+    positions = [int(p) for p in positions]
+    if not positions:
+        return np.zeros(0, dtype=int)
+    if positions == list(range(positions[0], positions[0] + len(positions))):
+        return slice(positions[0], positions[0] + len(positions))
+    return np.array(positions, dtype=int)
+
+
+def _crba_walks(model: Model, d: dict, one: np.ndarray, v1: np.ndarray) -> dict:
+    """CRBA's walks from every 1-dof body to the root, one depth at a time, and the (row, column)
+    of every entry of M they produce, in their order (see ``_crba``)."""
+    o, pos = d["order"], d["position"]
+    parent = np.array([-1 if model.parent[b] < 0 else pos[model.parent[b]] for b in o], dtype=int)
+    walks = []
+    for lv in d["levels"]:
+        P = np.array([p for p in range(lv.at.start, lv.at.stop) if one[p]], dtype=int)
+        if not P.size:
+            continue
+        steps, cur = [], P
+        while parent[cur[0]] >= 0:
+            anc = parent[cur]
+            m = one[anc]
+            free_v = [np.arange(model.v_slice[o[a]].start, model.v_slice[o[a]].stop) for a in anc[~m]]
+            steps.append(CrbaStep(
+                _as_index(cur),
+                (slice(None) if m.all() else np.flatnonzero(m)) if m.any() else None,
+                anc[m], v1[P][m], v1[anc][m],
+                (slice(None) if not m.any() else np.flatnonzero(~m)) if (~m).any() else None,
+                np.repeat(v1[P][~m][:, None], 6, axis=1), np.array(free_v, dtype=int).reshape(-1, 6)))
+            cur = anc
+        walks.append(CrbaWalk(_as_index(P), v1[P], tuple(steps)))
+    rows, cols = [], []  # every M_ij the walks produce, in their order (see ``_crba``)
+    for w in walks:
+        rows.append(w.v)
+        cols.append(w.v)
+        for st in w.steps:
+            if st.one is not None:
+                rows.append(st.rows_one)
+                cols.append(st.v_one)
+            if st.free is not None:
+                rows.append(st.rows_free.ravel())
+                cols.append(st.v_free.ravel())
+    cat = lambda x: np.concatenate(x).astype(int) if x else np.zeros(0, dtype=int)  # noqa: E731
+    return {"crba_walks": tuple(walks), "crba_rows": cat(rows), "crba_cols": cat(cols)}
+
+
 def _level_constants(model: Model, d: dict) -> dict:
     """The per-body constants of :func:`_joint_constants` permuted into level order (suffix _lv)."""
     o = d["order"]
@@ -335,7 +408,11 @@ def _level_constants(model: Model, d: dict) -> dict:
             "revolute_lv": d["revolute"][o], "free_lv": free, "one_lv": one,
             "v1_one_lv": d["v1"][o][one], "q_free_lv": tuple(model.q_slice[o[k]] for k in free),
             "v_free_lv": tuple(model.v_slice[o[k]] for k in free),
-            "X_tree_free_lv": tuple(None if d["tree_is_identity"][o[k]] else d["X_tree"][o[k]] for k in free)}
+            "X_tree_free_lv": tuple(None if d["tree_is_identity"][o[k]] else d["X_tree"][o[k]] for k in free),
+            **_crba_walks(model, d, one, d["v1"][o]),
+            "first_moment_lv": _frozen(d["mass"][o, None] * d["com1"][o]),
+            "root_columns": tuple((k, _as_index(np.flatnonzero(d["subtree"][o[k]][d["dof_body"]])))
+                                  for k in range(d["levels"][0].at.stop))}
 
 
 def _kinematic_constants(model: Model, X_tree: list, S: list) -> dict:
@@ -381,7 +458,14 @@ def _kinematic_constants(model: Model, X_tree: list, S: list) -> dict:
     mass = model.inertia[:, 0, 0].copy()
     com = np.array([[I[5, 1], I[3, 2], I[4, 0]] for I in model.inertia]) / np.where(mass > 0, mass, 1.0)[:, None]
     I_c = np.array([I[3:, 3:] + m * (np.outer(c, c) - c @ c * np.eye(3)) for I, m, c in zip(model.inertia, mass, com)])
+    axis4 = np.zeros((nb, 4, 6, 2))  # a body's [s_v, s_w] columns, padded: T_Wi @ axis4 = [R_i s_v, R_i s_w]
+    dof_local = np.concatenate([np.arange(model.v_slice[i].stop - model.v_slice[i].start) for i in range(nb)])
+    axis4[dof_body, :3, dof_local, :] = dof_axis
+    lam, U = np.linalg.eigh(I_c)  # I_c = L L^T with L = U sqrt(lambda): R I_c R^T = (R L)(R L)^T
+    L4 = np.zeros((nb, 4, 3))
+    L4[:, :3] = U * np.sqrt(np.clip(lam, 0.0, None))[:, None, :]
     return {"support": tuple(support), "P4": _frozen(P4.reshape(nb, 3, 16)), "dof_body": dof_body,
+            "axis4": _frozen(axis4.reshape(nb, 4, 12)), "dof_local": dof_local, "I_c_root4": _frozen(L4),
             "dof_axis": _frozen(dof_axis), "subtree": _frozen(subtree), "support_dofs": tuple(dof_pos),
             "parent_array": np.array(model.parent), "mass": _frozen(mass), "com": _frozen(com),
             "com1": _frozen(np.concatenate([com, np.ones((nb, 1))], axis=1)), "I_c": _frozen(I_c)}
@@ -474,6 +558,29 @@ def state(model: Model, q, v=_ABSENT, a=_ABSENT, name_a: str = "a", batch: bool 
     if len(out) > 1:
         check.same_batch(out, names)
     return tuple(out)
+
+
+#: States per block of a long batch. The batched algorithms run a batch of more states block by
+#: block -- the same lines on q[i:i + BLOCK] -- so that each block's per-body arrays
+#: ((nb, BLOCK, 6, 6): 3.8 MB for ANYmal) stay in the cache and their memory is reused; a whole
+#: batch of 10^4 states in one go is 1.3-1.8x slower (benchmarks/bench_dynamics.py).
+BLOCK = 1024
+
+
+def in_blocks(fn):
+    """Decorator: ``fn(model, q, *arrays)`` on checked arrays runs a batch longer than
+    :data:`BLOCK` block by block (the same lines on each block) and stacks the results (N, ...)."""
+    @functools.wraps(fn)
+    def run(model: Model, q: np.ndarray, *args: np.ndarray) -> np.ndarray:
+        if q.ndim == 1 or q.shape[0] <= BLOCK:
+            return fn(model, q, *args)
+        first = fn(model, q[:BLOCK], *(x[:BLOCK] for x in args))
+        out = np.empty((q.shape[0],) + first.shape[1:])
+        out[:BLOCK] = first
+        for i in range(BLOCK, q.shape[0], BLOCK):
+            out[i:i + BLOCK] = fn(model, q[i:i + BLOCK], *(x[i:i + BLOCK] for x in args))
+        return out
+    return run
 
 
 def _free_joint_X_single(q_i) -> np.ndarray:

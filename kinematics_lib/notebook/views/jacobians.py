@@ -13,7 +13,7 @@ from ... import _validate as check
 from ...arms.dh import DHRobot, dh_end_effector, planar_arm
 from ...arms.ik import IKResult, ResolvedRateResult, dls_step, ik_two_link, pinv_step
 from ...arms.kinematics import geometric_jacobian, singularity_report
-from ..plotting import arm_points, draw_chain, draw_ellipse, new_figure, planar_axes
+from ..plotting import arm_points, arrow, draw_chain, draw_ellipse, new_figure, planar_axes
 from ..widgets import View, slider_labels
 
 __all__ = [
@@ -62,8 +62,7 @@ def manipulability_ellipse_view(q2: float = 1.0, q1: float = 0.4, L1: float = 1.
     draw_chain(ax, P)
     draw_ellipse(ax, P[-1], scale * J, label=f"|qdot| <= 1 rad/s (x{scale:g})")  # named in the title, no legend
     for k in range(2):
-        ax.annotate("", xy=P[-1] + scale * s[k] * U[:, k], xytext=P[-1],
-                    arrowprops=dict(arrowstyle="->", color=COLORS[k + 2], lw=1.5))
+        arrow(ax, P[-1], P[-1] + scale * s[k] * U[:, k], color=COLORS[k + 2], lw=1.5)
     _planar_axes(ax, L1 + L2, f"q = ({q[0]:.2f}, {q[1]:.2f}) rad; purple: J q̇ for |q̇| ≤ 1 rad/s (×{scale:g})")
     grid = np.linspace(-np.pi, np.pi, 361)
     ax_w.plot(grid, L1 * L2 * np.abs(np.sin(grid)), color="0.3", label="w = L1 L2 |sin q2|")
