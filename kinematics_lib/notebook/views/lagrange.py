@@ -12,7 +12,7 @@ import numpy as np
 from ...dynamics.integrators import integrate_rk4
 from ...dynamics.lagrange import (double_pendulum_lagrangian, double_pendulum_positions, lagrange_ode,
                         mechanical_energy, to_numeric)
-from ..plotting import draw_chain, new_figure
+from ..plotting import draw_chain, new_figure, steady_limits
 from ..widgets import View, slider_labels
 
 __all__ = ["double_pendulum_view", "energy_curves_view", "divergence_view"]
@@ -54,7 +54,9 @@ def double_pendulum_view(theta1: float = 120.0, theta2: float = -20.0, m1: float
     if damping > 0.0:
         ax_e.plot(t, -W, "--", color="tab:green", label="− dissipated work")
         ax_e.plot(t, E + W - E[0], color="k", lw=1.0, label="E + W_D − E0")
-    ax_e.set(xlabel="t [s]", ylabel="energy [J]", title="energy")
+    shown = [E - E[0]] + ([-W, E + W - E[0]] if damping > 0.0 else [])
+    ax_e.set(xlabel="t [s]", ylabel="energy [J]", title="energy", xlim=(0.0, t[-1]),
+             ylim=steady_limits(np.concatenate(shown), floor=1e-6))  # round limits: the frame stays
     ax_e.legend(fontsize=8)
     ax_e.grid(True, alpha=0.3)
     balance = np.abs(E + W - E[0])  # what the energy panel shows (RK4's error, ~1e-4 J)
