@@ -5,6 +5,7 @@ Each function returns a :class:`~kinematics_lib.notebook.widgets.View` whose tex
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Mapping
 
 import numpy as np
@@ -24,6 +25,21 @@ def _dissipated(t: np.ndarray, qd: np.ndarray, damping: float) -> np.ndarray:
     return np.concatenate([[0.0], np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(t))])
 
 
+@lru_cache(maxsize=32)
+def _simulate(theta1, theta2, m1, m2, l1, l2, damping, t_final, dt):
+    """(t, X, E, W_D, positions) of one release, read-only; kept for the last 32 slider settings
+    (a slider dragged back to where it was answers without simulating again)."""
+    num = to_numeric(double_pendulum_lagrangian("relative"), dict(m1=m1, m2=m2, l1=l1, l2=l2, g=9.81))
+    x0 = np.array([np.radians(theta1), np.radians(theta2), 0.0, 0.0])
+    t, X = integrate_rk4(lagrange_ode(num, damping=damping), x0, t_final, dt)
+    E = mechanical_energy(num, X[:, :2], X[:, 2:])
+    W = _dissipated(t, X[:, 2:], damping)
+    P = double_pendulum_positions(X[:, :2], l1, l2, angles="relative")
+    for a in (t, X, E, W, P):
+        a.setflags(write=False)
+    return t, X, E, W, P
+
+
 @slider_labels(theta1="θ₁(0) [deg]", theta2="θ₂(0) relative [deg]", m1="m₁ [kg]", m2="m₂ [kg]",
                l1="l₁ [m]", l2="l₂ [m]", damping="damping b [N·m·s/rad]", t_final="t_final [s]",
                dt="Δt [s]")
@@ -36,12 +52,7 @@ def double_pendulum_view(theta1: float = 120.0, theta2: float = -20.0, m1: float
     Left: the path of the tip and the pendulum at the start (grey) and at t_final. Right: the
     energy E(t) - E0 and, with damping, the dissipated work: E(t) + W_D(t) stays at E0.
     """
-    num = to_numeric(double_pendulum_lagrangian("relative"), dict(m1=m1, m2=m2, l1=l1, l2=l2, g=9.81))
-    x0 = np.array([np.radians(theta1), np.radians(theta2), 0.0, 0.0])
-    t, X = integrate_rk4(lagrange_ode(num, damping=damping), x0, t_final, dt)
-    E = mechanical_energy(num, X[:, :2], X[:, 2:])
-    W = _dissipated(t, X[:, 2:], damping)
-    P = double_pendulum_positions(X[:, :2], l1, l2, angles="relative")
+    t, X, E, W, P = _simulate(*(float(v) for v in (theta1, theta2, m1, m2, l1, l2, damping, t_final, dt)))
     fig, (ax, ax_e) = new_figure(1, 2, size=(9.0, 4.0))
     ax.plot(P[:, 2, 0], P[:, 2, 1], color="tab:blue", lw=0.8, alpha=0.7, label="tip path")
     draw_chain(ax, P[0], color="0.7", lw=3.0)
