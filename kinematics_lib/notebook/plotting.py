@@ -10,13 +10,17 @@ import math
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.patches import FancyArrowPatch
+from matplotlib.ticker import MaxNLocator
 
 from ..arms.dh import DHRobot, dh_frames
 from .widgets import DPI, current_slot
 
 __all__ = [
     "new_figure",
+    "arrow",
     "draw_frame",
+    "draw_frames",
     "draw_chain",
     "draw_arm",
     "arm_points",
@@ -55,6 +59,18 @@ def _is_3d(ax) -> bool:
     return getattr(ax, "name", "") == "3d"
 
 
+def arrow(ax, start, end, color: str = "k", lw: float = 1.5, linestyle: str = "-", alpha: float | None = None):
+    """A 2-D arrow from ``start`` to ``end`` in data coordinates, drawn like
+    ``ax.annotate("", xy=end, xytext=start, arrowprops=dict(arrowstyle="->", ...))`` but as
+    one patch without the empty Text, from point to point (no shrinking, no Bezier clipping)
+    and, like an annotation, outside the data limits: a third of the cost to build and draw."""
+    patch = FancyArrowPatch(tuple(np.asarray(start, dtype=float)[:2]), tuple(np.asarray(end, dtype=float)[:2]),
+                            arrowstyle="->", mutation_scale=10, shrinkA=0.0, shrinkB=0.0, color=color, lw=lw,
+                            linestyle=linestyle, alpha=alpha)
+    ax.add_artist(patch)
+    return patch
+
+
 def draw_frame(ax, T, length: float = 0.1, label: str | None = None) -> None:
     """Draw the x (red), y (green), z (blue, 3-D only) axes of pose T (4, 4) on ax."""
     T = np.asarray(T, dtype=float)
@@ -64,13 +80,26 @@ def draw_frame(ax, T, length: float = 0.1, label: str | None = None) -> None:
         if _is_3d(ax):
             ax.plot(*zip(o, tip), color=AXIS_COLORS[k], lw=1.5)
         else:
-            ax.annotate("", xy=tip[:2], xytext=o[:2],
-                        arrowprops=dict(arrowstyle="->", color=AXIS_COLORS[k], lw=1.3))
+            arrow(ax, o, tip, color=AXIS_COLORS[k], lw=1.3)
     if label:
         if _is_3d(ax):
             ax.text(*o, f" {label}", fontsize=8)
         else:
             ax.text(o[0], o[1], f" {label}", fontsize=8, va="bottom")
+
+
+def draw_frames(ax, Ts, length: float = 0.1) -> None:
+    """Draw the axes of every pose in Ts (k, 4, 4) like :func:`draw_frame` (x red, y green, z blue
+    in 3-D), as one line per colour broken between frames -- three artists, however many frames."""
+    Ts = np.asarray(Ts, dtype=float)
+    if not _is_3d(ax):
+        for T in Ts:
+            draw_frame(ax, T, length)
+        return
+    o = Ts[:, :3, 3]
+    for k in range(3):
+        seg = np.stack([o, o + length * Ts[:, :3, k], np.full_like(o, np.nan)], axis=1).reshape(-1, 3)
+        ax.plot(seg[:, 0], seg[:, 1], seg[:, 2], color=AXIS_COLORS[k], lw=1.5)
 
 
 def draw_chain(ax, points, color: str = "0.25", lw: float = 4.0, end_marker: str = "o") -> None:
@@ -93,11 +122,16 @@ def is_planar(robot: DHRobot) -> bool:
                 and np.allclose(robot.T_tool[2, 3], 0.0))
 
 
-def set_equal_3d(ax, points, margin: float = 0.1) -> None:
-    """Equal scaling on 3-D axes around ``points`` (k, 3)."""
+def set_equal_3d(ax, points, margin: float = 0.1, step: float | None = None) -> None:
+    """Equal scaling on 3-D axes around ``points`` (k, 3). With ``step`` the centre and the
+    half-width are rounded to multiples of it (the cube still holds the points), so a slider
+    view keeps its axes -- and the widget redraws only the data -- until the arm leaves the cube."""
     P = np.asarray(points, dtype=float)
     center = 0.5 * (P.max(axis=0) + P.min(axis=0))
     half = 0.5 * max(float(np.ptp(P, axis=0).max()), 1e-3) + margin
+    if step:
+        center = np.round(center / step) * step
+        half = step * math.ceil(float(np.max(np.maximum(P.max(axis=0) - center, center - P.min(axis=0))) + margin) / step)
     ax.set_xlim(center[0] - half, center[0] + half)
     ax.set_ylim(center[1] - half, center[1] + half)
     ax.set_zlim(center[2] - half, center[2] + half)
@@ -159,8 +193,7 @@ def draw_arm(ax, robot: DHRobot, q, frames: bool = True, frame_length: float | N
     length = frame_length or 0.15 * size
     draw_chain(ax, points if _is_3d(ax) else points[:, :2], color=color)
     if frames:
-        for T in (*Ts, T_E):
-            draw_frame(ax, T, length)
+        draw_frames(ax, np.concatenate([Ts, T_E[None]]), length)
         names = [str(i) for i in range(len(Ts))] + ["E"]
         origins = np.vstack([Ts[:, :3, 3], T_E[:3, 3]])
         for members, o in frame_label_groups(origins, names, 0.25 * length):
@@ -170,8 +203,11 @@ def draw_arm(ax, robot: DHRobot, q, frames: bool = True, frame_length: float | N
                 ax.text(*o, f" {text}", fontsize=9)
             else:
                 ax.text(o[0], o[1], f" {text}", fontsize=9, va="bottom")
-    if _is_3d(ax):
-        set_equal_3d(ax, np.vstack([points, [[0, 0, 0]]]), margin=0.1 * size)
+    if _is_3d(ax):  # in a widget, a cube in steps of a fifth of the arm's size: steady while q moves a little
+        step = 0.2 * size if current_slot() is not None else None
+        set_equal_3d(ax, np.vstack([points, [[0, 0, 0]]]), margin=0.1 * size, step=step)
+        for axis in (ax.xaxis, ax.yaxis, ax.zaxis):  # five ticks a side: readable, and half the text to draw
+            axis.set_major_locator(MaxNLocator(5))
         ax.set_xlabel("x [m]")
         ax.set_ylabel("y [m]")
         ax.set_zlabel("z [m]")

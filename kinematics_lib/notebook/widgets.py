@@ -40,7 +40,13 @@ Speed (issue 13: 60 ms per slider move for view + draw + PNG, ``benchmarks/bench
 * **Frame cached, data redrawn** (:class:`_Blitter`): when the axes' positions, limits, scales,
   tick labels and axis labels (3-D: the projection) did not change, the cached pixels of that
   frame are restored and only the data artists, titles and legends are drawn. Fixed or
-  :func:`~kinematics_lib.notebook.plotting.steady_limits` axis limits keep the frame steady.
+  :func:`~kinematics_lib.notebook.plotting.steady_limits` axis limits keep the frame steady
+  (``current_slot() is not None`` tells a drawing helper that it runs in a widget, e.g.
+  ``draw_arm`` rounds its 3-D cube only there). Legends (except ``loc="best"``) are drawn from
+  pixels cached on their content; titles are placed without measuring the tick labels.
+* **Cheap artists** in the helpers of ``plotting``: ``arrow`` (one patch, not an annotation),
+  ``draw_frames`` (three lines for any number of frames), collections instead of one patch or
+  line per item.
 * **The PNG** is encoded from the Agg buffer at compress level 1 while live.
 """
 
@@ -379,6 +385,59 @@ class _Blitter:
 
     def __init__(self):
         self.backgrounds: dict = {}
+        self.legends: dict = {}  # legend content -> its pixels (RGBA, with alpha) and place
+
+    @staticmethod
+    def _legend_key(leg, ax):
+        """What a legend's pixels depend on, or None when its place depends on the data (loc='best')."""
+        from matplotlib.colors import to_rgba_array
+
+        if leg._loc == 0:
+            return None
+
+        def style(h):
+            get = lambda name: getattr(h, name)() if hasattr(h, name) else None  # noqa: E731
+            out = []
+            for name in ("get_color", "get_facecolor", "get_edgecolor", "get_markerfacecolor", "get_markeredgecolor"):
+                v = get(name)
+                out.append(None if v is None or (isinstance(v, str) and v in ("none", "auto"))
+                           else tuple(to_rgba_array(v).round(6).ravel()))
+            for name in ("get_linestyle", "get_linewidth", "get_marker", "get_markersize", "get_alpha", "get_hatch"):
+                v = get(name)
+                out.append(tuple(np.ravel(v).tolist()) if isinstance(v, (list, np.ndarray)) else v)
+            return (type(h).__name__, tuple(map(str, out)))
+
+        return (tuple(ax.get_position().bounds), leg._loc, tuple(leg.get_bbox_to_anchor().bounds),
+                tuple((t.get_text(), t.get_fontsize(), str(t.get_color())) for t in leg.texts),
+                leg._ncols, tuple(style(h) for h in leg.legend_handles), leg.get_frame().get_alpha(),
+                leg.get_frame_on(), leg.get_title().get_text())
+
+    def _draw_legend(self, leg, ax, renderer) -> None:
+        """Draw a legend from its cached pixels (a legend is text in boxes: slow to lay out and
+        draw, and the same at every slider move); the first time, render it on a transparent
+        canvas of the figure's size and keep its pixels."""
+        from matplotlib.backends.backend_agg import RendererAgg
+
+        key = self._legend_key(leg, ax)
+        if key is None:
+            ax.draw_artist(leg)
+            return
+        key = (renderer.width, renderer.height, renderer.dpi, key)
+        if key not in self.legends:
+            off = RendererAgg(renderer.width, renderer.height, renderer.dpi)
+            off.clear()
+            leg.draw(off)
+            bb = leg.get_window_extent(off)
+            x0, y0 = max(int(math.floor(bb.x0)) - 2, 0), max(int(math.floor(bb.y0)) - 2, 0)
+            x1, y1 = min(int(math.ceil(bb.x1)) + 2, renderer.width), min(int(math.ceil(bb.y1)) + 2, renderer.height)
+            pixels = np.asarray(off.buffer_rgba())[renderer.height - y1:renderer.height - y0, x0:x1][::-1].copy()
+            if len(self.legends) >= 4 * self.KEEP:
+                self.legends.pop(next(iter(self.legends)))
+            self.legends[key] = (x0, y0, pixels)
+        x0, y0, pixels = self.legends[key]
+        gc = renderer.new_gc()
+        renderer.draw_image(gc, x0, y0, pixels)
+        gc.restore()
 
     @staticmethod
     def _frame(ax):
@@ -413,9 +472,36 @@ class _Blitter:
         return tuple(sig)
 
     @staticmethod
-    def _draw_dynamic(ax, renderer) -> None:
+    def _place_titles(ax, renderer) -> None:
+        """Put the titles where ``Axes.draw`` would (``_update_title_position``), without its
+        tick-label bounding boxes in the common case: 2-D axes with the x ticks and label at
+        the bottom, no y offset text, no twins or aligned titles -- then a title sits at y = 1
+        unless its text would dip into the axes."""
+        titles = (ax.title, ax._left_title, ax._right_title)
+        if not any(t.get_text() for t in titles) or ax._autotitlepos is False:
+            return
+        fig = ax.get_figure(root=False)
+        simple = (getattr(ax, "name", "") == "rectilinear" and not ax.child_axes
+                  and ax.xaxis.get_ticks_position() not in ("top", "unknown")
+                  and ax.xaxis.get_label_position() != "top"
+                  and len(ax._twinned_axes.get_siblings(ax)) == 1
+                  and len(fig._align_label_groups["title"].get_siblings(ax)) == 1
+                  and not (ax.yaxis.offsetText.get_visible() and ax.yaxis.major.formatter.get_offset()))
+        if not simple:
+            ax._update_title_position(renderer)
+            return
+        top = ax.get_window_extent().ymax
+        for t in titles:
+            t.set_position((t.get_position()[0], 1.0))
+            if t.get_text() and t.get_window_extent(renderer).ymin < top:
+                ax._update_title_position(renderer)
+                return
+
+    def _draw_dynamic(self, ax, renderer) -> None:
+        from matplotlib.legend import Legend
+
         artists = _Blitter._dynamic(ax)
-        ax._update_title_position(renderer)  # as Axes.draw does: above the top tick labels
+        _Blitter._place_titles(ax, renderer)
         if getattr(ax, "name", "") == "3d":  # what Axes3D.draw does before drawing its children
             from matplotlib import collections as mcoll, patches as mpatches
 
@@ -435,7 +521,10 @@ class _Blitter:
                     a.do_3d_projection()
             artists = sorted(artists, key=lambda a: a.get_zorder())
         for artist in artists:
-            ax.draw_artist(artist)
+            if isinstance(artist, Legend):
+                self._draw_legend(artist, ax, renderer)
+            else:
+                ax.draw_artist(artist)
 
     def draw(self, fig: Figure) -> None:
         """Draw ``fig`` on its Agg canvas (``figure_png`` then encodes the buffer)."""

@@ -8,11 +8,12 @@ and the axles of the rollers touching the ground (the rollers you would see from
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.patches import Polygon
 
 from ...mobile.mecanum import (MECANUM_ORDER, chassis_twist, chassis_world_to_body, integrate_odometry,
                        mecanum_layout, mecanum_matrix, roller_axis, simulate_odometry)
-from ..plotting import new_figure, planar_axes, steady_limits
+from ..plotting import arrow, new_figure, planar_axes, steady_limits
 from ..widgets import View, slider_labels
 
 __all__ = ["draw_chassis", "mecanum_view", "FAULTS", "sign_error_view", "yaw_compensation_view",
@@ -43,19 +44,24 @@ def draw_chassis(ax, pose, half_length=A, half_width=B, wheel_radius=R, color="t
     a, b = half_length, half_width
     body = _box(0.0, 0.0, a + 0.3 * wheel_radius, b - 0.6 * WHEEL_WIDTH)
     ax.add_patch(Polygon(_to_world(pose, body), closed=True, fc=color, ec="k", alpha=0.25 * alpha, lw=1))
-    for w in mecanum_layout(a, b, wheel_radius, mirrored=mirrored):
-        ax.add_patch(Polygon(_to_world(pose, _box(w.x, w.y, wheel_radius, WHEEL_WIDTH / 2)), closed=True,
-                             fc="0.3", ec="k", alpha=alpha, lw=0.8))
-        if rollers:
+    wheels = mecanum_layout(a, b, wheel_radius, mirrored=mirrored)  # one collection each: 4 wheels, 12 rollers
+    ax.add_collection(PolyCollection([_to_world(pose, _box(w.x, w.y, wheel_radius, WHEEL_WIDTH / 2)) for w in wheels],
+                                     closed=True, facecolors="0.3", edgecolors="k", alpha=alpha, linewidths=0.8),
+                      autolim=False)
+    if rollers:
+        segs = []
+        for w in wheels:
             e = roller_axis(w) * WHEEL_WIDTH * 0.7
             for dx in np.linspace(-0.6, 0.6, 3) * wheel_radius:
-                seg = np.array([[w.x + dx, w.y], [w.x + dx, w.y]]) + np.array([-e, e]) / 2
-                ax.plot(*_to_world(pose, seg).T, color="gold", lw=1.6, alpha=alpha, solid_capstyle="round")
-        if labels:
+                segs.append(_to_world(pose, np.array([[w.x + dx, w.y], [w.x + dx, w.y]]) + np.array([-e, e]) / 2))
+        ax.add_collection(LineCollection(segs, colors="gold", linewidths=1.6, alpha=alpha, capstyle="round"),
+                          autolim=False)
+    if labels:
+        for w in wheels:
             ax.text(*_to_world(pose, [[w.x * 1.45, w.y * 1.55]])[0], w.name, fontsize=9,
                     ha="center", va="center", alpha=alpha)
     tip = _to_world(pose, [[0.0, 0.0], [0.8 * a, 0.0]])
-    ax.annotate("", xy=tip[1], xytext=tip[0], arrowprops=dict(arrowstyle="->", color="k", alpha=alpha))
+    arrow(ax, tip[0], tip[1], color="k", lw=1.0, alpha=alpha)
 
 
 def _path_axes(ax, lim: float) -> None:
@@ -94,9 +100,7 @@ def _contact_arrows(ax, v: np.ndarray, scale: float) -> None:
         parts = ((p, v_c, "tab:blue", "-"), (p, [drive, 0.0], "tab:green" if drive >= 0 else "tab:red", "-"),
                  (p + [drive * scale, 0.0], slide * free, "goldenrod", "--"))
         for start, vec, color, ls in parts:
-            end = start + scale * np.asarray(vec)
-            ax.annotate("", xy=end, xytext=start,
-                        arrowprops=dict(arrowstyle="->", color=color, lw=1.6, linestyle=ls))
+            arrow(ax, start, start + scale * np.asarray(vec), color=color, lw=1.6, linestyle=ls)
 
 
 @slider_labels(v_x="v_x [m/s]", v_y="v_y [m/s]", omega="ω_z [rad/s]", psi="yaw ψ [rad]",

@@ -10,7 +10,7 @@ from ..benchmarking import ScalingTable
 from ...arms.dh import planar_arm
 from ...documents.doc003 import ne_doc003
 from ...dynamics.newton_euler_3d import DHArm, newton_euler_terms
-from ..plotting import draw_chain, new_figure, steady_limits
+from ..plotting import arrow, draw_chain, new_figure, steady_limits
 from ..widgets import View, slider_labels
 
 __all__ = ["two_link_arm", "arm_forces_view", "complexity_view"]
@@ -57,8 +57,7 @@ def arm_forces_view(q1: float = 0.6, q2: float = 0.9, qd1: float = 0.0, qd2: flo
         for start, vec, color, label in ((o, t.f[i, :2], "tab:red", "f_i (from link i-1)"),
                                          (c, arm.masses[i] * arm.gravity[:2], "tab:green", "weight m g"),
                                          (c, t.F[i, :2], "tab:blue", "m a_c")):
-            ax.annotate("", xy=start + FORCE_SCALE * vec, xytext=start,
-                        arrowprops=dict(arrowstyle="->", color=color, lw=1.8))
+            arrow(ax, start, start + FORCE_SCALE * vec, color=color, lw=1.8)
             ax.plot([], [], color=color, label=label if i == 0 else None)
     ax.set(xlim=(-2.0, 2.0), ylim=(-2.0, 2.0), aspect="equal", xlabel="x [m]", ylabel="y [m]",
            title=f"forces ({FORCE_SCALE * 1000:.0f} mm per N)")

@@ -1,0 +1,193 @@
+"""Key press -> new figure, in a real JupyterLab in Debian's Chromium, for every slider widget.
+
+    .venv-dev/bin/python benchmarks/bench_browser.py            # every chapter, every control, 10 presses
+    .venv-dev/bin/python benchmarks/bench_browser.py --quick    # first slider (and dropdown) of each widget, 3 presses
+    .venv-dev/bin/python benchmarks/bench_browser.py 03 09      # chapters whose file name starts so
+    python3 tasks.py bench                                      # with the other benchmarks
+
+For each chapter of ``chapters/*.ipynb`` (a temporary copy, served by JupyterLab on loopback,
+kernels in quick mode; ``tests/_lab.py``) the page is opened at 1400 x 900, every cell is run,
+and every ``.kl-interactive`` widget found in the page is measured -- no chapter or view name is
+written here, so chapters added later are measured without edits. For a slider, its handle is
+focused and ArrowRight pressed ``--presses`` times (ArrowLeft once the slider is at its maximum);
+for a dropdown, the next option is selected. Each press waits for the new figure. The time is
+measured in the page with ``performance.now()``: from the key press (the keydown event's
+timeStamp) to the widget's ``<img class="kl-figure">`` having a new ``src`` that has loaded
+(``complete``, ``naturalWidth > 0``) -- kernel round trip, the view's compute and PNG, and the
+browser decoding the image. Per widget and control: median and max ms; a median over 150 ms
+(issue 13) is flagged ``OVER``. Wall-clock time, so other jobs on the machine inflate it: the
+load average is printed. Exit status 0 whatever the times (a benchmark, not a test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+import _lab  # noqa: E402
+
+BUDGET_MS = 150.0
+PRESS_TIMEOUT_MS = 15_000
+
+# Every control of the widget at ``index``: kind, label, and its position among the widget's
+# sliders (or dropdowns).
+CONTROLS = """(index) => {
+    const box = document.querySelectorAll('.kl-interactive')[index];
+    const out = [];
+    box.querySelectorAll('.widget-slider').forEach((s, k) => {
+        const label = s.querySelector('.widget-label');
+        out.push({kind: 'slider', k, label: label ? label.innerText.trim() : `slider ${k}`});
+    });
+    box.querySelectorAll('.widget-dropdown').forEach((s, k) => {
+        const label = s.querySelector('.widget-label');
+        out.push({kind: 'dropdown', k, label: label ? label.innerText.trim() : `dropdown ${k}`,
+                  options: s.querySelectorAll('option').length});
+    });
+    return out;
+}"""
+
+AT_MAX = """(handle) => Number(handle.getAttribute('aria-valuenow')) >= Number(handle.getAttribute('aria-valuemax'))"""
+AT_MIN = """(handle) => Number(handle.getAttribute('aria-valuenow')) <= Number(handle.getAttribute('aria-valuemin'))"""
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
+def _one_change(page, index: int, act) -> float | None:
+    """ms from the control change made by ``act()`` to the new figure shown; None on timeout."""
+    page.evaluate(_lab.ARM, index)
+    act()
+    try:
+        page.wait_for_function(_lab.DONE, timeout=PRESS_TIMEOUT_MS, polling=10)
+    except Exception:
+        return None
+    return float(page.evaluate(_lab.ELAPSED))
+
+
+def measure_control(page, index: int, control: dict, presses: int) -> tuple[list[float], int]:
+    box = page.locator(".kl-interactive").nth(index)
+    times, missed = [], 0
+    if control["kind"] == "slider":
+        handle = box.locator(".widget-slider").nth(control["k"]).locator(".noUi-handle").first
+        handle.scroll_into_view_if_needed()
+        handle.focus()
+        key = "ArrowRight"
+        for _ in range(presses):
+            if key == "ArrowRight" and handle.evaluate(AT_MAX):
+                key = "ArrowLeft"
+            elif key == "ArrowLeft" and handle.evaluate(AT_MIN):
+                key = "ArrowRight"
+            ms = _one_change(page, index, lambda: handle.press(key))
+            if ms is None:
+                missed += 1
+            else:
+                times.append(ms)
+            page.wait_for_timeout(50)
+    else:
+        select = box.locator(".widget-dropdown").nth(control["k"]).locator("select")
+        select.scroll_into_view_if_needed()
+        n = max(control.get("options", 1), 1)
+        if n < 2:
+            return times, missed
+        for _ in range(presses):
+            current = select.evaluate("s => s.selectedIndex")
+            ms = _one_change(page, index, lambda: select.select_option(index=(current + 1) % n))
+            if ms is None:
+                missed += 1
+            else:
+                times.append(ms)
+            page.wait_for_timeout(50)
+    return times, missed
+
+
+def _row(name: str, times: list[float], missed: int) -> str:
+    if not times:
+        return f"  {name:<52} {'-':>8} {'-':>8} {0:>4}  no new figure ({missed} presses)"
+    med, mx = statistics.median(times), max(times)
+    flag = "OVER" if med > BUDGET_MS else "ok"
+    extra = f"  ({missed} without a new figure)" if missed else ""
+    return f"  {name:<52} {med:8.0f} {mx:8.0f} {len(times):>4}  {flag}{extra}"
+
+
+def bench_chapter(browser, base: str, notebook: str, args) -> list[tuple[str, list[float], int]]:
+    _lab.delete_sessions(base)
+    page = browser.new_page(viewport=_lab.VIEWPORT)
+    rows = []
+    try:
+        t = time.perf_counter()
+        _lab.open_notebook(page, base, notebook)
+        _lab.run_all(page)
+        run_s = time.perf_counter() - t
+        n = _lab.widget_count(page)
+        print(f"{notebook}: {n} slider widget(s), opened and run all in {run_s:.1f} s", flush=True)
+        if not n:
+            return rows
+        print(f"  {'widget / control':<52} {'median':>8} {'max':>8} {'n':>4}  (ms, key press -> new figure)")
+        for index in range(n):
+            controls = page.evaluate(CONTROLS, index)
+            if args.quick:  # the first slider and the first dropdown of each widget
+                controls = [c for c in controls if c["k"] == 0]
+            for control in controls:
+                times, missed = measure_control(page, index, control, args.presses)
+                name = f"#{index} {control['kind']} {control['label']}"
+                rows.append((name, times, missed))
+                print(_row(name, times, missed), flush=True)
+        everything = [x for _, ts, _ in rows for x in ts]
+        if everything:
+            print(f"  {'chapter, all presses':<52} {statistics.median(everything):8.0f} {max(everything):8.0f} "
+                  f"{len(everything):>4}  {'OVER' if statistics.median(everything) > BUDGET_MS else 'ok'}", flush=True)
+    finally:
+        page.close()
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("chapters", nargs="*", help="chapter file name prefixes (default: every chapter)")
+    ap.add_argument("--quick", action="store_true", help="first slider and dropdown of each widget, 3 presses")
+    ap.add_argument("--presses", type=int, default=None, help="presses per control (default 10, quick 3)")
+    args = ap.parse_args(argv)
+    if args.presses is None:
+        args.presses = 3 if args.quick else 10
+    if not Path(_lab.CHROMIUM).exists():
+        print(f"bench_browser: Chromium not found at {_lab.CHROMIUM} (python3 tasks.py test installs Debian's "
+              "chromium; or set KL_CHROMIUM): skipped")
+        return 0
+    notebooks = sorted(p.name for p in (ROOT / "chapters").glob("*.ipynb")
+                       if not args.chapters or any(p.name.startswith(c) for c in args.chapters))
+    print(f"bench_browser: JupyterLab + Chromium ({_lab.CHROMIUM}), window {_lab.VIEWPORT['width']}x"
+          f"{_lab.VIEWPORT['height']}, {args.presses} presses per control"
+          f"{' (quick: first slider/dropdown of each widget)' if args.quick else ''}; budget {BUDGET_MS:.0f} ms median")
+    print(f"machine: {os.cpu_count()} logical cores, Python {platform.python_version()}, load average {_load()}")
+    summary = []
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="kl-bench-browser-") as tmp, \
+            _lab.lab_server(Path(tmp)) as base, _lab.chromium() as browser:
+        for notebook in notebooks:
+            rows = bench_chapter(browser, base, notebook, args)
+            times = [x for _, ts, _ in rows for x in ts]
+            if times:
+                summary.append((notebook, statistics.median(times), max(times), len(times),
+                                sum(statistics.median(ts) > BUDGET_MS for _, ts, _ in rows if ts), len(rows)))
+    print(f"\nsummary (ms from key press to new figure; load average now {_load()}; {time.perf_counter() - t0:.0f} s):")
+    print(f"  {'chapter':<40} {'median':>8} {'max':>8} {'n':>5}  controls over {BUDGET_MS:.0f} ms")
+    for notebook, med, mx, n, over, total in summary:
+        print(f"  {notebook:<40} {med:8.0f} {mx:8.0f} {n:>5}  {over}/{total}{'  OVER' if med > BUDGET_MS else ''}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
