@@ -389,7 +389,7 @@ def _momenta_at_roots(model: Model, Xup: np.ndarray, IC: np.ndarray) -> np.ndarr
         F = _times(IC[walk.at], s[walk.at])  # F_i = IC_i s_i
         for step in walk.steps:
             F = _times_T(Xup[step.through], F)
-        out[..., walk.v] = np.moveaxis(F, 0, -1)
+        out[..., walk.v] = F.T if F.ndim == 2 else F.transpose(1, 2, 0)
     return out
 
 

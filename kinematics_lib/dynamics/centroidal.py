@@ -13,7 +13,7 @@ import numpy as np
 from .. import _validate as check
 from .algorithms import (_composite_inertias, _inertia_times, _inward, _level_transforms, _momenta_at_roots, _outward,
                          _rnea_motions, _rnea_transforms, _to_parents)
-from .frames import _local_poses, _world_poses, cross
+from .frames import _SKEW, _local_poses, _world_poses, cross
 from .model import Model, in_blocks, state
 
 __all__ = ["center_of_mass", "centroidal_momentum_matrix", "centroidal_momentum"]
@@ -90,10 +90,8 @@ def _centroidal_momentum_matrix(model: Model, q: np.ndarray) -> np.ndarray:
     IC = _composite_inertias(model, q, Xup)  # CRBA's composite inertias, body coordinates
     F = _momenta_at_roots(model, Xup, IC)  # momentum of each joint's unit motion, in its root's coordinates
     roots = d["levels"][0].at
-    T = _local_poses(model, q, d["order"][roots])  # a root's pose in the world
-    R, p = T[..., :3, :3], T[..., :3, 3]
-    mc = np.stack([IC[roots, ..., 5, 1], IC[roots, ..., 3, 2], IC[roots, ..., 4, 0]], axis=-1)  # m c (root coordinates)
-    m = IC[roots, ..., 0, 0]
+    R, p = _pose_of(Xup[roots])  # a root's pose in the world
+    m, mc = IC[roots, ..., 0, 0], _vee(IC[roots, ..., 3:, :3])  # its subtree's mass and m c, root coordinates
     p_G = ((R @ mc[..., None])[..., 0] + m[..., None] * p).sum(axis=0) / m.sum(axis=0)[..., None]
     A = np.empty(F.shape)
     for r, cols in d["root_columns"]:  # to the world, about the origin, then about G: L_G = L_O - p_G x (m v_G)
@@ -104,10 +102,19 @@ def _centroidal_momentum_matrix(model: Model, q: np.ndarray) -> np.ndarray:
 
 
 def _cross_columns(a: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """a x b for every column b of B: a ([N,] 3), B ([N,] 3, k) -> ([N,] 3, k)."""
-    a0, a1, a2 = a[..., 0, None], a[..., 1, None], a[..., 2, None]
-    b0, b1, b2 = B[..., 0, :], B[..., 1, :], B[..., 2, :]
-    return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-2)
+    """a x b for every column b of B: [a]x B for a ([N,] 3), B ([N,] 3, k) -> ([N,] 3, k)."""
+    return (a @ _SKEW).reshape(a.shape[:-1] + (3, 3)) @ B
+
+
+def _vee(S: np.ndarray) -> np.ndarray:
+    """a from [a]x (..., 3, 3) -> (..., 3)."""
+    return np.stack([S[..., 2, 1], S[..., 0, 2], S[..., 1, 0]], axis=-1)
+
+
+def _pose_of(X: np.ndarray):
+    """(R, p) of a pose from its motion transform X = [[R^T, -R^T [p]x], [0, R^T]] (..., 6, 6)."""
+    R = np.swapaxes(X[..., :3, :3], -1, -2)
+    return R, _vee(-(R @ X[..., :3, 3:]))
 
 
 def centroidal_momentum(model: Model, q, v) -> np.ndarray:

@@ -563,7 +563,7 @@ def state(model: Model, q, v=_ABSENT, a=_ABSENT, name_a: str = "a", batch: bool 
 #: States per block of a long batch. The batched algorithms run a batch of more states block by
 #: block -- the same lines on q[i:i + BLOCK] -- so that each block's per-body arrays
 #: ((nb, BLOCK, 6, 6): 3.8 MB for ANYmal) stay in the cache and their memory is reused; a whole
-#: batch of 10^4 states in one go is 1.3-1.8x slower (benchmarks/bench_dynamics.py).
+#: batch of 10^4 states in one go was 1.4-1.6x slower (RNEA, CRBA, ABA on ANYmal; benchmarks/README.md).
 BLOCK = 1024
 
 

@@ -11,6 +11,7 @@ import math
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch
+from matplotlib.ticker import MaxNLocator
 
 from ..arms.dh import DHRobot, dh_frames
 from .widgets import DPI, current_slot
@@ -202,8 +203,11 @@ def draw_arm(ax, robot: DHRobot, q, frames: bool = True, frame_length: float | N
                 ax.text(*o, f" {text}", fontsize=9)
             else:
                 ax.text(o[0], o[1], f" {text}", fontsize=9, va="bottom")
-    if _is_3d(ax):  # a cube in steps of a quarter of the arm's size: steady while q moves a little
-        set_equal_3d(ax, np.vstack([points, [[0, 0, 0]]]), margin=0.1 * size, step=0.25 * size)
+    if _is_3d(ax):  # in a widget, a cube in steps of a fifth of the arm's size: steady while q moves a little
+        step = 0.2 * size if current_slot() is not None else None
+        set_equal_3d(ax, np.vstack([points, [[0, 0, 0]]]), margin=0.1 * size, step=step)
+        for axis in (ax.xaxis, ax.yaxis, ax.zaxis):  # five ticks a side: readable, and half the text to draw
+            axis.set_major_locator(MaxNLocator(5))
         ax.set_xlabel("x [m]")
         ax.set_ylabel("y [m]")
         ax.set_zlabel("z [m]")

@@ -40,7 +40,13 @@ Speed (issue 13: 60 ms per slider move for view + draw + PNG, ``benchmarks/bench
 * **Frame cached, data redrawn** (:class:`_Blitter`): when the axes' positions, limits, scales,
   tick labels and axis labels (3-D: the projection) did not change, the cached pixels of that
   frame are restored and only the data artists, titles and legends are drawn. Fixed or
-  :func:`~kinematics_lib.notebook.plotting.steady_limits` axis limits keep the frame steady.
+  :func:`~kinematics_lib.notebook.plotting.steady_limits` axis limits keep the frame steady
+  (``current_slot() is not None`` tells a drawing helper that it runs in a widget, e.g.
+  ``draw_arm`` rounds its 3-D cube only there). Legends (except ``loc="best"``) are drawn from
+  pixels cached on their content; titles are placed without measuring the tick labels.
+* **Cheap artists** in the helpers of ``plotting``: ``arrow`` (one patch, not an annotation),
+  ``draw_frames`` (three lines for any number of frames), collections instead of one patch or
+  line per item.
 * **The PNG** is encoded from the Agg buffer at compress level 1 while live.
 """
 

@@ -101,8 +101,8 @@ def frame_view(roll_deg: float = 30.0, pitch_deg: float = 20.0, yaw_deg: float =
     ax.set_zlabel("z_W")
     ax.view_init(elev=22, azim=-50)
     locked = abs(cos_p) < _LOCK
-    ax.set_title(f"roll {rpy_deg[0]:.0f}°, pitch {rpy_deg[1]:.0f}°, yaw {rpy_deg[2]:.0f}°"
-                 + ("\ngimbal lock: roll axis x_B on yaw axis z_W" if locked else ""),
+    ax.set_title(f"roll {rpy_deg[0]:.0f}°, pitch {rpy_deg[1]:.0f}°, yaw {rpy_deg[2]:.0f}°\n"  # always two lines:
+                 + ("gimbal lock: roll axis x_B on yaw axis z_W" if locked else " "),  # the layout is laid once
                  fontsize=11, color="tab:red" if locked else "black")
 
     rows = "\n".join("  [" + " ".join(f"{v:8.4f}" for v in np.round(row, 4) + 0.0) + "]" for row in R)

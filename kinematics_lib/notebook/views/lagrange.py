@@ -5,6 +5,7 @@ Each function returns a :class:`~kinematics_lib.notebook.widgets.View` whose tex
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Mapping
 
 import numpy as np
@@ -12,7 +13,7 @@ import numpy as np
 from ...dynamics.integrators import integrate_rk4
 from ...dynamics.lagrange import (double_pendulum_lagrangian, double_pendulum_positions, lagrange_ode,
                         mechanical_energy, to_numeric)
-from ..plotting import draw_chain, new_figure
+from ..plotting import draw_chain, new_figure, steady_limits
 from ..widgets import View, slider_labels
 
 __all__ = ["double_pendulum_view", "energy_curves_view", "divergence_view"]
@@ -22,6 +23,21 @@ def _dissipated(t: np.ndarray, qd: np.ndarray, damping: float) -> np.ndarray:
     """W_D(t) = integral_0^t qd^T D qd dt (trapezoid), D = damping I, in J."""
     power = damping * np.sum(qd * qd, axis=1)
     return np.concatenate([[0.0], np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(t))])
+
+
+@lru_cache(maxsize=32)
+def _simulate(theta1, theta2, m1, m2, l1, l2, damping, t_final, dt):
+    """(t, X, E, W_D, positions) of one release, read-only; kept for the last 32 slider settings
+    (a slider dragged back to where it was answers without simulating again)."""
+    num = to_numeric(double_pendulum_lagrangian("relative"), dict(m1=m1, m2=m2, l1=l1, l2=l2, g=9.81))
+    x0 = np.array([np.radians(theta1), np.radians(theta2), 0.0, 0.0])
+    t, X = integrate_rk4(lagrange_ode(num, damping=damping), x0, t_final, dt)
+    E = mechanical_energy(num, X[:, :2], X[:, 2:])
+    W = _dissipated(t, X[:, 2:], damping)
+    P = double_pendulum_positions(X[:, :2], l1, l2, angles="relative")
+    for a in (t, X, E, W, P):
+        a.setflags(write=False)
+    return t, X, E, W, P
 
 
 @slider_labels(theta1="θ₁(0) [deg]", theta2="θ₂(0) relative [deg]", m1="m₁ [kg]", m2="m₂ [kg]",
@@ -36,12 +52,7 @@ def double_pendulum_view(theta1: float = 120.0, theta2: float = -20.0, m1: float
     Left: the path of the tip and the pendulum at the start (grey) and at t_final. Right: the
     energy E(t) - E0 and, with damping, the dissipated work: E(t) + W_D(t) stays at E0.
     """
-    num = to_numeric(double_pendulum_lagrangian("relative"), dict(m1=m1, m2=m2, l1=l1, l2=l2, g=9.81))
-    x0 = np.array([np.radians(theta1), np.radians(theta2), 0.0, 0.0])
-    t, X = integrate_rk4(lagrange_ode(num, damping=damping), x0, t_final, dt)
-    E = mechanical_energy(num, X[:, :2], X[:, 2:])
-    W = _dissipated(t, X[:, 2:], damping)
-    P = double_pendulum_positions(X[:, :2], l1, l2, angles="relative")
+    t, X, E, W, P = _simulate(*(float(v) for v in (theta1, theta2, m1, m2, l1, l2, damping, t_final, dt)))
     fig, (ax, ax_e) = new_figure(1, 2, size=(9.0, 4.0))
     ax.plot(P[:, 2, 0], P[:, 2, 1], color="tab:blue", lw=0.8, alpha=0.7, label="tip path")
     draw_chain(ax, P[0], color="0.7", lw=3.0)
@@ -54,7 +65,9 @@ def double_pendulum_view(theta1: float = 120.0, theta2: float = -20.0, m1: float
     if damping > 0.0:
         ax_e.plot(t, -W, "--", color="tab:green", label="− dissipated work")
         ax_e.plot(t, E + W - E[0], color="k", lw=1.0, label="E + W_D − E0")
-    ax_e.set(xlabel="t [s]", ylabel="energy [J]", title="energy")
+    shown = [E - E[0]] + ([-W, E + W - E[0]] if damping > 0.0 else [])
+    ax_e.set(xlabel="t [s]", ylabel="energy [J]", title="energy", xlim=(0.0, t[-1]),
+             ylim=steady_limits(np.concatenate(shown), floor=1e-6))  # round limits: the frame stays
     ax_e.legend(fontsize=8)
     ax_e.grid(True, alpha=0.3)
     balance = np.abs(E + W - E[0])  # what the energy panel shows (RK4's error, ~1e-4 J)
