@@ -59,6 +59,21 @@ def test_batched_equals_a_loop_of_single_calls(tree, name):
     assert np.allclose(out, single, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("name", ["rnea", "crba", "aba", "centroidal_momentum_matrix", "centroidal_momentum"])
+def test_a_batch_longer_than_a_block_is_the_loop_too(name):
+    """A long batch runs block by block (kinematics_lib.dynamics.model.BLOCK states): the results
+    across the block boundaries are the single calls', in order."""
+    from kinematics_lib.dynamics.model import BLOCK
+
+    model = TREES["floating tree"]()
+    f = CALLS[name]
+    q, v, a = batch(model, n=2 * BLOCK + 3, seed=5)
+    out = f(model, q, v, a)
+    picks = [0, BLOCK - 1, BLOCK, 2 * BLOCK, 2 * BLOCK + 2]
+    assert out.shape[0] == len(q)
+    assert np.allclose(out[picks], [f(model, q[k], v[k], a[k]) for k in picks], rtol=1e-12, atol=1e-12)
+
+
 def test_a_batch_of_one_is_the_single_call(tree):
     q, v, a = batch(tree, n=1)
     assert np.allclose(kl.rnea(tree, q, v, a)[0], kl.rnea(tree, q[0], v[0], a[0]), rtol=1e-13, atol=1e-13)

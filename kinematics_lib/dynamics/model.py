@@ -562,9 +562,10 @@ def state(model: Model, q, v=_ABSENT, a=_ABSENT, name_a: str = "a", batch: bool 
 
 #: States per block of a long batch. The batched algorithms run a batch of more states block by
 #: block -- the same lines on q[i:i + BLOCK] -- so that each block's per-body arrays
-#: ((nb, BLOCK, 6, 6): 3.8 MB for ANYmal) stay in the cache and their memory is reused; a whole
-#: batch of 10^4 states in one go was 1.4-1.6x slower (RNEA, CRBA, ABA on ANYmal; benchmarks/README.md).
-BLOCK = 1024
+#: ((nb, BLOCK, 6, 6): 1.9 MB for ANYmal) stay small: in the cache, and their memory reused
+#: instead of fresh pages for every temporary. A whole batch of 10^4 states in one go was
+#: 1.4-1.8x slower on ANYmal (RNEA, CRBA, ABA; blocks of 512 ... 1024 were the fastest).
+BLOCK = 512
 
 
 def in_blocks(fn):
