@@ -402,23 +402,26 @@ def _crba(model: Model, q: np.ndarray) -> np.ndarray:
     for k, vs in zip(d["free_lv"], d["v_free_lv"]):  # a free root: S = 1, M_ii = IC_i
         M[..., vs, vs] = IC[k]
     s = d["S1_lv"] if q.ndim == 1 else d["S1_lv"][:, None]  # s_i of the 1-dof joints, ([N] broadcast)
-    entries = []  # M_ij below the diagonal blocks, in the order of d["crba_rows"], d["crba_cols"]
+    F1, Ffree = [], []  # F at each 1-dof joint j of a walk (M_ij = s_j^T F) and at a free root (M_ij = F)
     for walk in d["crba_walks"]:  # the bodies of one depth at once: F_i = IC_i s_i, walked to the root
         F = _times(IC[walk.at], s[walk.at])
-        entries.append(_dot(F, s[walk.at]))  # M_ii = s_i^T IC_i s_i
+        F1.append(F)  # M_ii = s_i^T IC_i s_i
         for step in walk.steps:  # F = Xup_j^T F: the same force in the parent's coordinates
             F = _times_T(Xup[step.through], F)
-            if step.one is not None:  # M_ij = s_j^T F for 1-dof ancestors j
-                entries.append(_dot(F[step.one], s[step.to_one]))
-            if step.free is not None:  # a free root: S_j = 1, the six entries of F
-                Ff = F[step.free]
-                entries.append(np.moveaxis(Ff, -1, 1).reshape((-1,) + Ff.shape[1:-1]))
-    if entries:
-        E = np.concatenate(entries)  # (entries, [N])
-        if q.ndim == 2:
-            E = E.T
-        M[..., d["crba_rows"], d["crba_cols"]] = E
-        M[..., d["crba_cols"], d["crba_rows"]] = E
+            if step.one is not None:
+                F1.append(F[step.one])
+            if step.free is not None:
+                Ffree.append(F[step.free])
+    if not F1:  # no 1-dof joint (a single free body): M = IC of the root
+        return M
+    E = _dot(np.concatenate(F1), d["crba_s"] if q.ndim == 1 else d["crba_s"][:, None])  # s_j^T F, all at once
+    if Ffree:
+        Ff = np.concatenate(Ffree)
+        E = np.concatenate([E, np.moveaxis(Ff, -1, 1).reshape((-1,) + Ff.shape[1:-1])])
+    if q.ndim == 2:
+        E = E.T
+    M[..., d["crba_rows"], d["crba_cols"]] = E  # in the order of the walks (kinematics_lib.dynamics.model)
+    M[..., d["crba_cols"], d["crba_rows"]] = E
     return M
 
 

@@ -375,24 +375,30 @@ def _crba_walks(model: Model, d: dict, one: np.ndarray, v1: np.ndarray) -> dict:
             steps.append(CrbaStep(
                 _as_index(cur),
                 (slice(None) if m.all() else np.flatnonzero(m)) if m.any() else None,
-                anc[m], v1[P][m], v1[anc][m],
+                _as_index(anc[m]) if m.any() else None, v1[P][m], v1[anc][m],
                 (slice(None) if not m.any() else np.flatnonzero(~m)) if (~m).any() else None,
                 np.repeat(v1[P][~m][:, None], 6, axis=1), np.array(free_v, dtype=int).reshape(-1, 6)))
             cur = anc
         walks.append(CrbaWalk(_as_index(P), v1[P], tuple(steps)))
-    rows, cols = [], []  # every M_ij the walks produce, in their order (see ``_crba``)
+    rows, cols, axes = [], [], []  # every M_ij the walks produce: first the 1-dof ones, then a free root's
+    S1 = d["S1"][o]
     for w in walks:
         rows.append(w.v)
         cols.append(w.v)
+        axes.append(S1[np.atleast_1d(np.arange(len(o))[w.at])])
         for st in w.steps:
             if st.one is not None:
                 rows.append(st.rows_one)
                 cols.append(st.v_one)
+                axes.append(S1[np.atleast_1d(np.arange(len(o))[st.to_one])])
+    for w in walks:
+        for st in w.steps:
             if st.free is not None:
                 rows.append(st.rows_free.ravel())
                 cols.append(st.v_free.ravel())
     cat = lambda x: np.concatenate(x).astype(int) if x else np.zeros(0, dtype=int)  # noqa: E731
-    return {"crba_walks": tuple(walks), "crba_rows": cat(rows), "crba_cols": cat(cols)}
+    return {"crba_walks": tuple(walks), "crba_rows": cat(rows), "crba_cols": cat(cols),
+            "crba_s": _frozen(np.concatenate(axes) if axes else np.zeros((0, 6)))}
 
 
 def _level_constants(model: Model, d: dict) -> dict:
