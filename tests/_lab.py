@@ -183,13 +183,14 @@ def widget_count(page) -> int:
 
 
 # In-page timing of one control change: armed before the key press (or the option selection);
-# t0 is the timeStamp of the first keydown/change event in the document (capture phase), t1 the
-# moment the box's <img class="kl-figure"> has a new src and has loaded it (complete, naturalWidth > 0).
+# t0 is the timeStamp of the first keydown/change event in the document (capture phase), ts the
+# moment the box's <img class="kl-figure"> gets a new src (the kernel's PNG has arrived), t1 the
+# moment that image has loaded (complete, naturalWidth > 0).
 ARM = """(index) => {
     const box = document.querySelectorAll('.kl-interactive')[index];
     const img = box.querySelector('img.kl-figure');
     const old = img.getAttribute('src');
-    const state = {t0: null, t1: null};
+    const state = {t0: null, ts: null, t1: null};
     window.__klTiming = state;
     const start = e => { if (state.t0 === null) state.t0 = e.timeStamp; };
     document.addEventListener('keydown', start, {capture: true, once: true});
@@ -198,15 +199,17 @@ ARM = """(index) => {
         if (state.t1 === null && img.getAttribute('src') !== old && img.complete && img.naturalWidth > 0) {
             state.t1 = performance.now();
             observer.disconnect();
+            img.removeEventListener('load', shown);
         }
     };
     const observer = new MutationObserver(() => {
         if (img.getAttribute('src') === old) return;
-        if (img.complete && img.naturalWidth > 0) shown();
-        else img.addEventListener('load', shown, {once: true});
+        if (state.ts === null) state.ts = performance.now();
+        shown();
     });
     observer.observe(img, {attributes: true, attributeFilter: ['src']});
     img.addEventListener('load', shown);
 }"""
 DONE = "() => window.__klTiming && window.__klTiming.t1 !== null"
-ELAPSED = "() => window.__klTiming.t1 - window.__klTiming.t0"
+#: [ms from the key press to the new figure shown, ms of that spent after the new src was set]
+ELAPSED = "() => [window.__klTiming.t1 - window.__klTiming.t0, window.__klTiming.t1 - window.__klTiming.ts]"
