@@ -17,7 +17,7 @@ from ...dynamics.floating_base import (quaternion_integration_error, rpy_velocit
                                        satellite_joint_loop, zero_momentum_base_path)
 from ...dynamics.frames import forward_kinematics
 from ...dynamics.model import neutral_configuration
-from ..plotting import new_figure
+from ..plotting import new_figure, steady_limits
 from ..widgets import View, slider_labels
 
 __all__ = ["FOOT_HALF_LENGTH", "MASS", "balance_view", "euler_singularity_view", "satellite_view",
@@ -151,8 +151,9 @@ def satellite_view(mass_ratio: float = 0.3, amplitude: float = 0.8, t: float = 4
     bx.plot(ts[k], np.degrees(yaw[k]), "o", color="tab:red")
     bx.set_xlabel("t [s]")
     bx.set_ylabel("angle [deg]")
+    bx.set_ylim(steady_limits(np.degrees(np.concatenate([yaw, path[:, 7], path[:, 8]]))))  # the whole loop
     bx.grid(True, alpha=0.3)
-    bx.legend(fontsize=8)
+    bx.legend(fontsize=8, loc="upper right")
     bx.set_title(f"after the loop: joints back at 0, base turned by {_z(np.degrees(yaw[-1]), 2):+.2f} deg", fontsize=9)
     return View(fig, f"t = {ts[k]:.1f} s: base yaw = {_z(np.degrees(yaw[k]), 3):+.3f} deg, q_j = "
                      f"({_z(np.degrees(path[k, 7]), 1):+.1f}, {_z(np.degrees(path[k, 8]), 1):+.1f}, 0.0) deg; "
@@ -210,7 +211,7 @@ def quaternion_drift_figure(omega=(1.0, 2.0, 0.5), dt: float = 0.01, steps: int 
     ax.set_xlabel("t [s]")
     ax.set_ylabel("|quat|")
     ax.set_title("norm of the integrated quaternion", fontsize=9)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left")
     ax.grid(True, alpha=0.3)
     bx.set_xlabel("t [s]")
     bx.set_ylabel("orientation error [rad]")

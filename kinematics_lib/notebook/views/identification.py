@@ -198,15 +198,16 @@ def friction_compensation_view(f_c: float = 1.0, f_s: float = 1.5, model_scale: 
     fig, (ax, bx) = new_figure(2, 1, size=(7.5, 4.6))
     for label, r in runs.items():
         ax.plot(r.t, 1e3 * r.error, label=label)
-    ax.set(ylabel="error q_d − q [mrad]", title="tracking a 0.5 Hz sine: errors at the velocity reversals")
+    ax.set(ylabel="error q_d − q [mrad]", title="tracking a 0.5 Hz sine: errors at the velocity reversals",
+           ylim=steady_limits(np.concatenate([1e3 * r.error for r in runs.values()]), symmetric=True))
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="lower left")
     r = runs["PID only"]
     bx.plot(r.t, r.v_d, color="0.5", label="v_d [rad/s]")
     bx.plot(r.t, r.tau_f, color="tab:red", label="τ_f (PID only) [N·m]")
-    bx.set(xlabel="t [s]")
+    bx.set(xlabel="t [s]", ylim=steady_limits(np.concatenate([r.v_d, r.tau_f])))
     bx.grid(True, alpha=0.3)
-    bx.legend(fontsize=8)
+    bx.legend(fontsize=8, loc="upper right")
     steady = r.t >= 0.5
     lines = [f"f_c = {f_c:.2f} N·m, f_s = {f_s:.2f} N·m, model scale {model_scale:.2f}, compensation "
              f"{'on' if compensate else 'off'}"]
