@@ -22,7 +22,7 @@ from collections import deque
 import numpy as np
 
 from .plants import TwoLinkArm
-from .simulation import BOUND, SimulationResult
+from .simulation import BOUND, SimulationResult, _sampled_result
 
 __all__: list[str] = []
 
@@ -61,10 +61,7 @@ def simulate(fd, law, q0, v0, t_final: float, dt: float, *, delay_steps: int = 0
                 break
         if status != "ok":
             break
-    t = np.arange(last + 1) * dt
-    msg = "ok" if status == "ok" else f"diverged after t = {t[-1]:.4g} s (|q| or |v| > {BOUND:g})"
-    out = [np.array(x[: last + 1], dtype=float).reshape(-1, n) for x in (Q, V, TAU, EXT)]
-    return SimulationResult(t, *out, status, msg)
+    return _sampled_result(dt, last, status, [np.array(x, dtype=float).reshape(-1, n) for x in (Q, V, TAU, EXT)])
 
 
 def inertia_fd(J: float):

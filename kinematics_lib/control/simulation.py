@@ -123,9 +123,15 @@ def simulate_sampled(plant, law: Callable, q0, v0, t_final: float, dt: float, *,
                 break
         if status != "ok":
             break
+    return _sampled_result(dt, last, status, [out[k] for k in ("q", "v", "tau", "ext")])
+
+
+def _sampled_result(dt: float, last: int, status: str, arrays) -> SimulationResult:
+    """The record of a sampled loop that ran samples 0 ... last ('ok', or 'diverged' at last):
+    arrays q, v, tau, ext of at least last + 1 rows."""
     t = np.arange(last + 1) * dt
     msg = "ok" if status == "ok" else f"diverged after t = {t[-1]:.4g} s (|q| or |v| > {BOUND:g})"
-    return SimulationResult(t, *(out[k][: last + 1] for k in ("q", "v", "tau", "ext")), status, msg)
+    return SimulationResult(t, *(a[: last + 1] for a in arrays), status, msg)
 
 
 def simulate_continuous(plant, law: Callable, q0, v0, t_final: float, dt: float, *, rtol: float = 1e-10,

@@ -430,11 +430,6 @@ def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (a[..., None, :] @ b[..., :, None])[..., 0, 0]
 
 
-def _tdot(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """A^T B for matrices, or for stacks (N, a, b) of them (B may be one constant matrix)."""
-    return A.T.dot(B) if A.ndim == 2 else np.swapaxes(A, -1, -2) @ B
-
-
 def mass_matrix_by_rnea(model: Model, q) -> np.ndarray:
     """M(q) (nv, nv) the slow way: column j = rnea(q, 0, e_j) - g(q)  (nv + 1 RNEA calls, O(n^2)).
 

@@ -18,41 +18,11 @@ from .model import Model, in_blocks, state
 
 __all__ = ["center_of_mass", "centroidal_momentum_matrix", "centroidal_momentum"]
 
-_EYE3 = np.eye(3)
-
 
 def _com_positions(model: Model, T: np.ndarray) -> np.ndarray:
     """c_i = R_i c_i^B + p_i (nb, [N,] 3): the bodies' centres of mass in the world."""
     c1 = model._derived["com1"].reshape((model.nb,) + (1,) * (T.ndim - 3) + (4, 1))
     return (T[..., :3, :] @ c1)[..., 0]
-
-
-def _times_columns(T: np.ndarray, C: np.ndarray) -> np.ndarray:
-    """T_i C_i for poses T (nb, [N,] 4, 4) and constant columns C (nb, 4, k): one (N 4, 4) @ (4, k)
-    product per body -> (nb, [N,] 4, k)."""
-    if T.ndim == 3:
-        return T @ C
-    nb, n = T.shape[:2]
-    return (T.reshape(nb, n * 4, 4) @ C).reshape(nb, n, 4, C.shape[-1])
-
-
-def _inertia_about_origin(RL: np.ndarray, m: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """I_O = R I_c R^T + m (|c|^2 1 - c c^T) = (R L)(R L)^T + m [c]x^T [c]x for stacks
-    (..., 3, 3) of R L, masses (...) and centres (..., 3): matrix products for one state, the
-    six distinct entries of the symmetric result one by one over a batch (cheaper there)."""
-    if RL.ndim <= 3:
-        return RL @ np.swapaxes(RL, -1, -2) + m[..., None, None] * ((c * c).sum(axis=-1)[..., None, None] * _EYE3
-                                                                    - c[..., :, None] * c[..., None, :])
-    W, c = np.moveaxis(RL, (-2, -1), (0, 1)).copy(), np.moveaxis(c, -1, 0).copy()  # components first
-    out = np.empty(RL.shape)
-    mc2 = m * (c[0] * c[0] + c[1] * c[1] + c[2] * c[2])
-    for a in range(3):
-        for b in range(a, 3):
-            entry = W[a, 0] * W[b, 0] + W[a, 1] * W[b, 1] + W[a, 2] * W[b, 2] - m * c[a] * c[b]
-            if a == b:
-                entry += mc2
-            out[..., a, b] = out[..., b, a] = entry
-    return out
 
 
 def _center_of_mass(model: Model, c: np.ndarray) -> np.ndarray:
@@ -72,12 +42,11 @@ def center_of_mass(model: Model, q) -> np.ndarray:
 def centroidal_momentum_matrix(model: Model, q) -> np.ndarray:
     """A_G (6, nv): [m v_G; L_G] = A_G v, [linear; angular] about the CoM, world axes ((N, 6, nv) for a batch).
 
-    World-frame composite inertias of the subtrees (RBDA's nu(j)): mass m_j, first moment
-    h_j = sum m_i c_i and rotational inertia about the world origin I_j = sum R_i I_ci R_i^T +
-    m_i ([c_i]x^T [c_i]x). Velocity coordinate k of joint j moves j's subtree with the world twist
-    [v_O; w] = [R_j s_v + p_j x w; R_j s_w] (s_k = [s_v; s_w] its local column); the momentum
-    of that motion about the origin is [m v_O + w x h; h x v_O + I w], then about G:
-    L_G = L_O - p_G x (linear momentum).
+    From CRBA's composite inertias IC_i (body i and its descendants, body coordinates): the
+    column of velocity coordinate k of joint i is the momentum of i's subtree moving at unit
+    rate, F = IC_i S_i, carried to the root like CRBA's walk (F = Xup_j^T F) and from the root's
+    coordinates to the world about the centre of mass: A_G = X_G^T F (Wensing & Orin 2016,
+    A_G = ^1X_G^T M_1 for a floating base). p_G comes from the root's composite inertia.
     """
     (q,) = state(model, q)
     return check.finite_result(_centroidal_momentum_matrix(model, q), "A_G", "q")

@@ -464,14 +464,7 @@ def _kinematic_constants(model: Model, X_tree: list, S: list) -> dict:
     mass = model.inertia[:, 0, 0].copy()
     com = np.array([[I[5, 1], I[3, 2], I[4, 0]] for I in model.inertia]) / np.where(mass > 0, mass, 1.0)[:, None]
     I_c = np.array([I[3:, 3:] + m * (np.outer(c, c) - c @ c * np.eye(3)) for I, m, c in zip(model.inertia, mass, com)])
-    axis4 = np.zeros((nb, 4, 6, 2))  # a body's [s_v, s_w] columns, padded: T_Wi @ axis4 = [R_i s_v, R_i s_w]
-    dof_local = np.concatenate([np.arange(model.v_slice[i].stop - model.v_slice[i].start) for i in range(nb)])
-    axis4[dof_body, :3, dof_local, :] = dof_axis
-    lam, U = np.linalg.eigh(I_c)  # I_c = L L^T with L = U sqrt(lambda): R I_c R^T = (R L)(R L)^T
-    L4 = np.zeros((nb, 4, 3))
-    L4[:, :3] = U * np.sqrt(np.clip(lam, 0.0, None))[:, None, :]
     return {"support": tuple(support), "P4": _frozen(P4.reshape(nb, 3, 16)), "dof_body": dof_body,
-            "axis4": _frozen(axis4.reshape(nb, 4, 12)), "dof_local": dof_local, "I_c_root4": _frozen(L4),
             "dof_axis": _frozen(dof_axis), "subtree": _frozen(subtree), "support_dofs": tuple(dof_pos),
             "parent_array": np.array(model.parent), "mass": _frozen(mass), "com": _frozen(com),
             "com1": _frozen(np.concatenate([com, np.ones((nb, 1))], axis=1)), "I_c": _frozen(I_c)}
