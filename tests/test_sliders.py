@@ -220,3 +220,22 @@ def test_slot_reuse_resets_what_a_fresh_axes_has():
     with slot.active():
         fig3, _ = new_figure(size=(3.0, 2.0))  # another size: a new figure
         assert fig3 is not fig
+
+
+def test_readout_lines_never_wrap():
+    """Issue 19: JupyterLab's output area sets ``word-break: break-all`` on every <pre>, so chapter
+    10's readout broke inside a word ("r" / "ad"). The readout's own inline style keeps each line
+    whole, and the readout keeps its width in the figure's row (it moves below when it does not fit)."""
+    import re
+
+    from kinematics_lib.notebook.views import demo_view
+
+    pytest.importorskip("ipywidgets")
+    iv = interactive_view(demo_view, amplitude=(0.0, 2.0, 0.1, 1.0))
+    box = iv.widget()
+    image, readout = box.children[1].children
+    style = dict(part.split(":", 1) for part in
+                 (p.strip().replace(" ", "") for p in re.search(r'style="([^"]*)"', readout.value).group(1).split(";")) if part)
+    assert style["white-space"] == "pre" and style["word-break"] == "normal" and style["overflow-wrap"] == "normal"
+    assert readout.layout.flex == "0 0 auto" and box.children[1].layout.flex_flow == "row wrap"
+    assert iv._readout("x", error=True).count("white-space:pre") == 1  # errors too

@@ -30,7 +30,14 @@ __all__ = [
     "set_equal_3d",
     "frame_label_groups",
     "steady_limits",
+    "magnitude_image",
+    "MIN_FONT_PT",
+    "text_sizes_px",
 ]
+
+#: Smallest font size in points of any text in a figure: at the figures' DPI (90) it is 10 px at
+#: 100 % zoom (px = pt x dpi / 72); ``tests/test_views_figures.py`` checks every chapter's figures.
+MIN_FONT_PT = 8.0
 
 AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")
 
@@ -164,6 +171,38 @@ def steady_limits(values, symmetric: bool = False, floor: float = 1e-3) -> tuple
             step *= k
             break
     return math.floor(lo / step) * step, math.ceil(hi / step) * step
+
+
+def magnitude_image(ax, M, decades: int = 6, rtol: float = 1e-12, cmap: str = "viridis"):
+    """Heat map of log10 |M_ij| of a matrix over a fixed range of ``decades`` below the power of
+    ten above max |M|; entries at most ``rtol`` max |M| -- zero up to round-off, and exact zeros --
+    are white, entries between that and the bottom of the range take its colour. Returns the image
+    (for a colour bar) and the number of white entries.
+
+    Round-off (1e-17 where the exact value is 0) depends on the order of floating-point operations
+    (the BLAS kernel of the machine, a refactored algorithm): a colour scale set by the smallest
+    entry would change the picture from one machine or version to the next. Here neither the range
+    nor the colour of any entry depends on round-off."""
+    A = np.abs(np.asarray(M, dtype=float))
+    top = float(A.max()) if A.size else 0.0
+    zero = A <= rtol * top
+    vmax = math.ceil(math.log10(top)) if top > 0.0 else 0.0
+    image = ax.imshow(np.where(zero, np.nan, np.log10(np.where(zero, 1.0, A))), cmap=cmap,
+                      vmin=vmax - decades, vmax=vmax, interpolation="nearest")
+    return image, int(zero.sum())
+
+
+def text_sizes_px(fig) -> list[tuple[str, float]]:
+    """(text, height of its font in pixels) of every visible, non-empty text of ``fig`` (titles,
+    axis and tick labels, legend entries, annotations, colour-bar labels): font size in points x
+    the figure's dpi / 72, as shown at 100 % zoom. Draw the figure first (tick labels exist then)."""
+    from matplotlib.text import Text
+
+    out = []
+    for t in fig.findobj(Text):
+        if t.get_visible() and t.get_text().strip():
+            out.append((t.get_text(), float(t.get_fontsize()) * fig.dpi / 72.0))
+    return out
 
 
 def frame_label_groups(origins, names, tol: float):

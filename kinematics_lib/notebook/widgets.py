@@ -618,8 +618,8 @@ class InteractiveView:
         image = w.Image(value=self.initial.png(), format="png")
         image.add_class("kl-figure")
         self._size_image(image, self.initial.png())
-        readout = w.HTML(value=self._readout(self.initial.text))
-        readout.add_class("kl-readout")
+        readout = w.HTML(value=self._readout(self.initial.text), layout=w.Layout(flex="0 0 auto"))
+        readout.add_class("kl-readout")  # its own width, never squeezed: lines do not wrap
 
         def update(_change=None):
             values = {name: c.value for name, c in controls.items()}
@@ -651,10 +651,16 @@ class InteractiveView:
         image.layout.min_width = image.layout.max_width = f"{width}px"
         image.layout.flex = "0 0 auto"
 
+    #: the readout's style: JupyterLab's output area sets ``white-space: pre-wrap; word-break:
+    #: break-all`` on every ``<pre>``, which broke a readout line anywhere ("r" / "ad"); a line
+    #: here never wraps (the readout moves under the figure when it does not fit beside it)
+    READOUT_STYLE = ("margin:0; font-size:12px; line-height:1.35; white-space:pre; word-break:normal; "
+                     "overflow-wrap:normal")
+
     @staticmethod
     def _readout(text: str, error: bool = False) -> str:
         color = "#b00020" if error else "inherit"
-        return f'<pre style="color:{color}; margin:0; font-size:12px; line-height:1.35">{html.escape(text)}</pre>'
+        return f'<pre style="color:{color}; {InteractiveView.READOUT_STYLE}">{html.escape(text)}</pre>'
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = {"image/png": base64.b64encode(self.initial.png()).decode("ascii"),

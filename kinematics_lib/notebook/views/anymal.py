@@ -18,7 +18,7 @@ from ...geometry.rotations import rpy_to_matrix
 from ...legged.leg_kinematics import _planar, leg_foot_position, leg_geometry, leg_ik
 from ...legged.stance import ANYMAL_FEET, ANYMAL_STANCE, stance_configuration, urdf_boxes
 from ...legged.statics import static_equilibrium_forces, static_joint_torques, support_polygon
-from ..plotting import new_figure
+from ..plotting import magnitude_image, new_figure
 from ..widgets import View
 
 __all__ = ["anymal", "nominal_stance", "stance", "structure_rows", "draw_robot", "update_robot", "robot_segments", "stance_view",
@@ -216,19 +216,22 @@ def stance_view(height: float = NOMINAL_HEIGHT, roll: float = 0.0, pitch: float 
 
 
 def mass_matrix_figure(model: Model, q) -> View:
-    """Heat map of log10 |M_ij| (zeros white) with the base and leg blocks marked."""
+    """Heat map of log10 |M_ij| over six decades with the base and leg blocks marked; white: zero
+    (exactly, between two legs, or up to round-off, |M_ij| <= 1e-12 max |M|, e.g. off the
+    diagonal of m I_3). Neither the colours nor the text depend on round-off, so the figure is the
+    same on every machine (:func:`~kinematics_lib.notebook.plotting.magnitude_image`)."""
     M = crba(model, q)
     fig, ax = new_figure(size=(5.2, 4.4))
-    A = np.where(M != 0.0, np.log10(np.abs(M) + 1e-300), np.nan)
-    im = ax.imshow(A, cmap="viridis")
-    fig.colorbar(im, ax=ax, label="log10 |M_ij|")
+    im, zeros = magnitude_image(ax, M)
+    fig.colorbar(im, ax=ax, label="log10 |M_ij|", extend="min")
     for k in (6, 9, 12, 15):
-        ax.axhline(k - 0.5, color="w", lw=1)
-        ax.axvline(k - 0.5, color="w", lw=1)
+        ax.axhline(k - 0.5, color="0.3", lw=1)
+        ax.axvline(k - 0.5, color="0.3", lw=1)
     names = ["base"] + [model.body_joint[i][:2] for i in (1, 4, 7, 10)]
     ax.set(xticks=[2.5, 7, 10, 13, 16], yticks=[2.5, 7, 10, 13, 16], xticklabels=names, yticklabels=names,
-           title="M(q) of ANYmal B (white: exact zeros)")
-    return View(fig, f"M(q): {M.shape[0]} x {M.shape[1]}, {int((M == 0.0).sum())} exact zeros (white)")
+           title="M(q) of ANYmal B (white: zero)")
+    return View(fig, f"M(q): {M.shape[0]} x {M.shape[1]}, {zeros} zeros up to round-off "
+                     f"(|M_ij| <= 1e-12 max |M|, white)")
 
 
 def _reachable(g, P: np.ndarray) -> np.ndarray:
@@ -322,7 +325,7 @@ def landing_figure(result) -> View:
         line, = bx.plot(result.t, result.forces[:, k, 2], lw=1.2, label=f)
         bx.axhline(result.forces_qp[k, 2], color=line.get_color(), ls=":", lw=1)
     bx.set(xlabel="t [s]", ylabel="f_z [N]", title="normal forces (dotted: static QP)")
-    bx.legend(fontsize=7)
+    bx.legend(fontsize=8)
     cx.plot(result.t, result.energy - result.energy[0], color="tab:red")
     cx.set(xlabel="t [s]", ylabel="E - E(0) [J]", title="kinetic + potential energy")
     for a in (ax, bx, cx):

@@ -215,7 +215,7 @@ def friction_cone_view(mu: float = 0.5, n_faces: int = 4) -> View:
                              label=("inscribed" if inscribed else "circumscribed") + f" {n_faces}-face pyramid"))
     lim = 1.55 * max(mu, 0.05)
     planar_axes(ax, lim, xlabel="f_x / f_n", ylabel="f_y / f_n")
-    ax.legend(fontsize=7, loc="upper right")
+    ax.legend(fontsize=8, loc="upper right")
     e_in, e_out = pyramid_worst_case_error(n_faces, True), pyramid_worst_case_error(n_faces, False)
     text = (f"μ = {mu:.2f}, {n_faces} faces: inscribed loses up to {100 * e_in:.1f} % (mid-face), "
             f"circumscribed admits up to +{100 * e_out:.1f} % (corners)")
@@ -267,7 +267,7 @@ def force_distribution_view(com_x: float = 0.1, com_y: float = 0.05, mu: float =
     bx.set_ylabel("normal force f_z [N]")
     bx.set_ylim(0, STANDING_MASS * G)
     if feasible:
-        bx.legend(fontsize=7, loc="upper right")
+        bx.legend(fontsize=8, loc="upper right")
     lines = [f"CoM ({com_x:+.2f}, {com_y:+.2f}) m, push {push_x:+.1f} N, μ = {mu:.2f}"]
     for label in NORMS:
         f = sol[label]

@@ -138,7 +138,7 @@ def pid_arm_view(kp: float = 200.0, kd: float = 20.0, payload: float = 0.0, grav
     ax.set(xlabel="t [s]", ylabel="q − q₀ [rad]", ylim=(-0.4, 0.6),
            title=f"fixed gains kp = {kp:g}, kd = {kd:g}, payload {payload:g} kg, g-FF {'on' if gravity_ff else 'off'}")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, ncol=2, loc="lower right")  # below the settled steps
+    ax.legend(fontsize=8, ncol=2, loc="lower right")  # below the settled steps
     return View(fig, "\n".join(lines))
 
 
@@ -168,7 +168,7 @@ def computed_torque_view(omega_n: float = 20.0, zeta: float = 1.0, mass_scale: f
     ax.set(xlabel="t [s]", ylabel="e = q_d − q [deg]", title=f"tracking error, ω_n = {omega_n:g} rad/s, ζ = {zeta:g}",
            ylim=steady_limits(np.concatenate([line.get_ydata() for line in ax.get_lines()]), symmetric=True))
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, ncol=2, loc="upper right")  # above the errors after the transient
+    ax.legend(fontsize=8, ncol=2, loc="upper right")  # above the errors after the transient
     return View(fig, "\n".join(lines))
 
 

@@ -17,7 +17,7 @@ from ...dynamics.floating_base import (quaternion_integration_error, rpy_velocit
                                        satellite_joint_loop, zero_momentum_base_path)
 from ...dynamics.frames import forward_kinematics
 from ...dynamics.model import neutral_configuration
-from ..plotting import new_figure, steady_limits
+from ..plotting import magnitude_image, new_figure, steady_limits
 from ..widgets import View, slider_labels
 
 __all__ = ["FOOT_HALF_LENGTH", "MASS", "balance_view", "euler_singularity_view", "satellite_view",
@@ -57,7 +57,7 @@ def balance_view(z_com: float = 0.9, xdd: float = 1.0, zdd: float = 0.0, dL_y: f
     ax.set_xlabel("x [m] (not to scale with z)")
     ax.set_ylabel("z [m]")
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="upper left", fontsize=7)
+    ax.legend(loc="upper left", fontsize=8)
     inside = -h <= x_zmp <= h
     verdict = "inside the foot" if inside else ("behind the heel: the foot tips about its rear edge" if x_zmp < -h
                                                  else "beyond the toe: the foot tips about its front edge")
@@ -161,21 +161,22 @@ def satellite_view(mass_ratio: float = 0.3, amplitude: float = 0.8, t: float = 4
 
 
 def mass_matrix_blocks_figure(M: np.ndarray, title: str = "M(q)") -> View:
-    """Heat map of a floating-base mass matrix with the base/joint blocks M_bb, M_bj, M_jj outlined."""
+    """Heat map of log10 |M_ij| of a floating-base mass matrix (six decades, so the joint block
+    M_jj, 100 to 1000 times smaller than the base mass, shows as clearly as M_bb; white: zero up
+    to round-off) with the base/joint blocks M_bb, M_bj, M_jj outlined."""
     M = np.asarray(M, dtype=float)
     n = M.shape[0]
     fig, ax = new_figure(size=(5.2, 4.4))
-    lim = float(np.abs(M).max())
-    im = ax.imshow(M, cmap="RdBu_r", vmin=-lim, vmax=lim)
-    fig.colorbar(im, ax=ax, shrink=0.8, label="kg, kg m, kg m²")
+    im, _ = magnitude_image(ax, M)
+    fig.colorbar(im, ax=ax, shrink=0.8, label="log10 |M_ij|  (kg, kg m, kg m²)", extend="min")
     for x in (5.5,):
         ax.axhline(x, color="k", lw=1.5)
         ax.axvline(x, color="k", lw=1.5)
     for (r, c), label in {(2.5, 2.5): "M_bb", (2.5, (6 + n) / 2 - 0.5): "M_bj", ((6 + n) / 2 - 0.5, 2.5): "M_bjᵀ",
                           ((6 + n) / 2 - 0.5, (6 + n) / 2 - 0.5): "M_jj"}.items():
         ax.text(c, r, label, ha="center", va="center", fontsize=10, color="k",
-                bbox=dict(fc="white", alpha=0.6, lw=0))
-    ax.set_title(title, fontsize=9)
+                bbox=dict(fc="white", alpha=0.7, lw=0))
+    ax.set_title(title, fontsize=10)
     ax.set_xlabel("column (v index)")
     ax.set_ylabel("row")
     return View(fig, f"{title}: {n} x {n}, M_bb 6 x 6, M_bj 6 x {n - 6}, M_jj {n - 6} x {n - 6}")
@@ -206,16 +207,19 @@ def quaternion_drift_figure(omega=(1.0, 2.0, 0.5), dt: float = 0.01, steps: int 
         else:
             norm, err = quaternion_integration_error(np.asarray(omega, float), dt, steps, method)
         lines.append(f"{method}: |quat| = {norm[-1]:.4f}, error = {np.degrees(err[-1]):.4f} deg")
-        ax.plot(t, norm, color=color, label=method)
-        bx.semilogy(t[1:], np.maximum(err[1:], 1e-17), color=color, label=method)
+        wide = method == "naive"  # drawn wide under the renormalised line: the two angles are equal
+        label = "naive (angle = renormalised)" if wide else method
+        ax.plot(t, norm, color=color, label=label)
+        bx.semilogy(t[1:], np.maximum(err[1:], 1e-17), color=color, label=label, lw=5.0 if wide else 1.5,
+                    alpha=0.45 if wide else 1.0)
     ax.set_xlabel("t [s]")
     ax.set_ylabel("|quat|")
-    ax.set_title("norm of the integrated quaternion", fontsize=9)
+    ax.set_title("norm of the integrated quaternion", fontsize=10)
     ax.legend(fontsize=8, loc="upper left")
     ax.grid(True, alpha=0.3)
     bx.set_xlabel("t [s]")
     bx.set_ylabel("orientation error [rad]")
-    bx.set_title("angle between the integrated and the exact attitude", fontsize=9)
+    bx.set_title("angle between the integrated and the exact attitude", fontsize=10)
     bx.set_ylim(1e-17, 1e-1)
     bx.yaxis.set_major_locator(LogLocator(base=10.0, numticks=6))  # a label every 10^4: few mathtext labels
     bx.yaxis.set_minor_locator(NullLocator())

@@ -171,7 +171,7 @@ def noisy_identification_view(model: Model, base: BaseParameters, trajectory: Fo
            [f"{p}{j + 1}" for j in range(model.nv) for p in ("fv", "fc")],
            ylabel="(estimate − true) / predicted σ", title="errors against the predicted standard deviation",
            xlim=(-0.6, theta.size - 0.4), ylim=steady_limits(np.concatenate([[-3.0, 3.0], z])))
-    ax.tick_params(axis="x", labelsize=7)
+    ax.tick_params(axis="x", labelsize=8)
     ax.grid(True, axis="y", alpha=0.3)
     text = (f"tau noise {tau_noise:.2f} N·m, q noise {q_noise:.2f} mrad, cutoff {cutoff:.1f} Hz: "
             f"|error| / sigma max {np.abs(z).max():.1f}, mean square {np.mean(z**2):.1f}\n"

@@ -286,11 +286,11 @@ def drift_view(results: Mapping[str, ResolvedRateResult]) -> View:
     ax.set_xlabel("x [m]")
     ax.set_ylabel("y [m]")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=8)
     ax_e.set_xlabel("t [s]")
     ax_e.set_ylabel("|x_des - x| [mm]")
     ax_e.grid(True, which="both", alpha=0.3)
-    ax_e.legend(fontsize=7)
+    ax_e.legend(fontsize=8)
     return View(fig, "\n".join(lines))
 
 

@@ -62,7 +62,7 @@ def arm_forces_view(q1: float = 0.6, q2: float = 0.9, qd1: float = 0.0, qd2: flo
     ax.set(xlim=(-2.0, 2.0), ylim=(-2.0, 2.0), aspect="equal", xlabel="x [m]", ylabel="y [m]",
            title=f"forces ({FORCE_SCALE * 1000:.0f} mm per N)")
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="lower left", fontsize=7)
+    ax.legend(loc="lower left", fontsize=8)
     parts = np.array([g, h - g, t.tau - h])
     x = np.arange(2)
     for k, (vals, label) in enumerate(zip(parts, ("g(q)", "C(q, qd) qd", "M(q) qdd"))):
@@ -72,7 +72,7 @@ def arm_forces_view(q1: float = 0.6, q2: float = 0.9, qd1: float = 0.0, qd2: flo
     bx.axhline(0.0, color="k", lw=0.8)
     bx.set(xticks=x, xticklabels=["joint 1", "joint 2"], ylabel="N m", title="tau = g + C qd + M qdd",
            ylim=steady_limits(np.concatenate([parts.ravel(), t.tau, doc]), symmetric=True))
-    bx.legend(fontsize=7)
+    bx.legend(fontsize=8)
     lines = [f"q = ({_f(q1, 2)}, {_f(q2, 2)}) rad, qd = ({_f(qd1, 2)}, {_f(qd2, 2)}) rad/s, "
              f"qdd = ({_f(qdd1, 2)}, {_f(qdd2, 2)}) rad/s^2"]
     for i in range(2):
