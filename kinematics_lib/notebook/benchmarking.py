@@ -7,6 +7,11 @@
   exponent k is the measured complexity O(n^k).
 * :func:`chain_models`, :func:`scaling_table` -- RNEA, ABA, CRBA and "build M then solve" timed on
   random revolute chains of n bodies.
+* :func:`measure_sweeps`, :func:`stored_sweeps`, :func:`save_sweeps` -- chapter 5's timing
+  sweeps (chains up to 1024 bodies, the dense solve, the terms of the equation of motion):
+  measured here in one to three minutes, or read from the timings stored with the library
+  (``kinematics_lib/data/timings/chapter5.json``, measured by ``save_sweeps(measure_sweeps())``),
+  so that the chapter runs in seconds and shows the same table at every run.
 * :func:`compare_with_pinocchio` -- kinematics_lib and Pinocchio on the same URDF (ANYmal B):
   agreement and per-call times, measured in the same run.
 * :func:`pinocchio_model` -- the same robot as a Pinocchio model (for a model without a URDF,
@@ -19,6 +24,8 @@ and follow them by a property that holds on every run.
 from __future__ import annotations
 
 import ctypes
+import datetime
+import json
 import os
 import platform
 import time
@@ -31,7 +38,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from .. import _validate as check
-from ..dynamics.algorithms import aba, crba, nonlinear_effects, rnea
+from ..dynamics.algorithms import aba, coriolis_matrix, crba, gravity_torque, nonlinear_effects, rnea
 from ..dynamics.model import Model, random_configuration, random_tree_model
 from ..documents.doc000 import DOC000_TIMING_CLAIMS_US
 
@@ -45,6 +52,13 @@ __all__ = [
     "ALGORITHMS",
     "ScalingTable",
     "scaling_table",
+    "TERMS",
+    "SWEEPS",
+    "Sweeps",
+    "measure_sweeps",
+    "stored_sweeps",
+    "save_sweeps",
+    "STORED_TIMINGS",
     "relative_error",
     "DOC000_CLAIMS_US",
     "PinocchioComparison",
@@ -196,6 +210,81 @@ def scaling_table(ns: Sequence[int], seed: int = 0, min_time: float = 0.01, repe
         if progress is not None:
             progress.update()
     return ScalingTable(np.array(ns, dtype=int), times)
+
+
+#: The terms of the equation of motion timed by chapter 5, section 10 (same signature as ALGORITHMS).
+TERMS: Mapping[str, Callable] = {
+    "g(q)": lambda m, q, v, u: gravity_torque(m, q),
+    "C(q,v) v": lambda m, q, v, u: nonlinear_effects(m, q, v) - gravity_torque(m, q),
+    "M(q)": lambda m, q, v, u: crba(m, q),
+    "C(q,v)": lambda m, q, v, u: coriolis_matrix(m, q, v),
+}
+
+
+def _dense_solve(m, q, v, u):  # m is the size n here: one LAPACK solve of a well-conditioned n x n system
+    return np.linalg.solve(m * np.eye(m) + 1.0, np.ones(m))
+
+
+#: Chapter 5's sweeps: name -> (chain sizes, seed, algorithm names; "dense solve" times the solve alone).
+SWEEPS: Mapping[str, tuple] = {
+    "chains": ((2, 4, 8, 16, 32, 64, 128), 0, tuple(ALGORITHMS)),
+    "long": ((128, 256, 512, 1024), 1, ("RNEA", "ABA")),
+    "solve": ((128, 256, 512, 1024, 2048), 0, ("dense solve",)),
+    "terms": ((4, 8, 16, 32, 64), 7, tuple(TERMS)),
+}
+#: The sweeps as measured for the committed chapter 5 (``save_sweeps(measure_sweeps())``).
+STORED_TIMINGS = Path(__file__).resolve().parents[1] / "data" / "timings" / "chapter5.json"
+
+
+@dataclass(frozen=True)
+class Sweeps:
+    """Chapter 5's timing sweeps: ``tables[name]`` a :class:`ScalingTable`; ``machine`` and
+    ``date`` say where and when they were measured."""
+
+    tables: dict
+    machine: str
+    date: str
+
+    def __getitem__(self, name: str) -> ScalingTable:
+        return self.tables[name]
+
+
+def measure_sweeps(quick: bool = False, progress=None) -> Sweeps:
+    """Time every sweep of :data:`SWEEPS` on this machine (CPU time, single-threaded BLAS; one to
+    two minutes). quick: the first four sizes of each and shorter measurements (seconds)."""
+    tables = {}
+    for name, (ns, seed, names) in SWEEPS.items():
+        ns = ns[:4] if quick else ns
+        kw = dict(min_time=0.005 if quick else 0.02, repeat=3)
+        if name == "solve":
+            times = {"dense solve": np.array([time_call(_dense_solve, n, None, None, None, **kw) for n in ns])}
+            tables[name] = ScalingTable(np.array(ns, dtype=int), times)
+        else:
+            algorithms = {k: (ALGORITHMS | TERMS)[k] for k in names}
+            tables[name] = scaling_table(ns, seed=seed, algorithms=algorithms, **kw)
+        if progress is not None:
+            progress.update()
+    return Sweeps(tables, machine_description(), datetime.date.today().isoformat())
+
+
+def save_sweeps(sweeps: Sweeps, path=STORED_TIMINGS) -> Path:
+    """Write ``sweeps`` as JSON (seconds per call) where :func:`stored_sweeps` reads them."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"machine": sweeps.machine, "date": sweeps.date, "seconds_per_call": {
+        name: {"n": [int(n) for n in t.ns], **{k: [float(f"{x:.6g}") for x in v] for k, v in t.times.items()}}
+        for name, t in sweeps.tables.items()}}
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+def stored_sweeps(path=STORED_TIMINGS) -> Sweeps:
+    """The sweeps stored with the library (the same numbers at every run: a chapter that shows them
+    is reproducible; :func:`measure_sweeps` measures this machine instead)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    tables = {name: ScalingTable(np.array(cols.pop("n"), dtype=int), {k: np.array(v, dtype=float) for k, v in cols.items()})
+              for name, cols in data["seconds_per_call"].items()}
+    return Sweeps(tables, data["machine"], data["date"])
 
 
 def relative_error(x, y) -> float:
