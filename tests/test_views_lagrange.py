@@ -41,3 +41,27 @@ def test_energy_curves_and_divergence_views():
     v = divergence_view(t, 1e-9 * np.exp(30 * t), threshold=0.1)
     assert v.text == "separation exceeds 0.1 rad after 1 s"
     assert "not within" in divergence_view(t, 1e-9 * np.ones(11)).text
+
+
+def test_the_slider_ode_is_lagrange_ode():
+    """The view's ODE (2 x 2 solve written out, for speed) is kl.lagrange_ode's, damped or not."""
+    import kinematics_lib as kl
+    from kinematics_lib.notebook.views.lagrange import _two_dof_ode
+
+    num = kl.to_numeric(kl.double_pendulum_lagrangian("relative"), dict(m1=1.3, m2=0.7, l1=0.9, l2=1.2, g=9.81))
+    rng = np.random.default_rng(5)
+    for damping in (0.0, 0.4):
+        fast, ref = _two_dof_ode(num, damping), kl.lagrange_ode(num, damping=damping)
+        for x in rng.uniform(-3.0, 3.0, (20, 4)):
+            assert np.allclose(fast(0.0, x), ref(0.0, x), rtol=1e-12, atol=1e-12)
+
+
+def test_lossless_energy_panel_is_on_the_pendulum_energy_scale():
+    """Issue 19: RK4's 1e-4 J error filled the axes as spikes; the axis now spans at least
+    +-5 % of the potential-energy range, so a lossless run is a flat line at 0."""
+    view = double_pendulum_view(theta1=120.0, theta2=-20.0, damping=0.0, t_final=4.0)
+    ax_e = view.figure.axes[1]
+    lo, hi = ax_e.get_ylim()
+    scale = 9.81 * (2 * 1.0 + 1.0)
+    assert lo <= -0.05 * scale and hi >= 0.05 * scale
+    assert "lossless" in ax_e.get_title()
