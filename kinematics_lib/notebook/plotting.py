@@ -235,13 +235,15 @@ def draw_arm(ax, robot: DHRobot, q, frames: bool = True, frame_length: float | N
         draw_frames(ax, np.concatenate([Ts, T_E[None]]), length)
         names = [str(i) for i in range(len(Ts))] + ["E"]
         origins = np.vstack([Ts[:, :3, 3], T_E[:3, 3]])
-        for members, o in frame_label_groups(origins, names, 0.25 * length):
+        # frames closer than 0.7 axis lengths share one label ("{2,3}"): two labels of 10-pt text
+        # that close would overprint (the PUMA's frames 2 and 3, 0.15 m apart)
+        for members, o in frame_label_groups(origins, names, 0.7 * length):
             numbered = [m for m in members if m != "E"]
             text = " ".join(([("{" + ",".join(numbered) + "}")] if numbered else []) + (["E"] if "E" in members else []))
             if _is_3d(ax):
-                ax.text(*o, f" {text}", fontsize=9)
+                ax.text(*o, f" {text}", fontsize=10)
             else:
-                ax.text(o[0], o[1], f" {text}", fontsize=9, va="bottom")
+                ax.text(o[0], o[1], f" {text}", fontsize=10, va="bottom")
     if _is_3d(ax):  # in a widget, a cube in steps of a fifth of the arm's size: steady while q moves a little
         step = 0.2 * size if current_slot() is not None else None
         set_equal_3d(ax, np.vstack([points, [[0, 0, 0]]]), margin=0.1 * size, step=step)

@@ -58,8 +58,8 @@ def parking_view(turn: float = 1.0, duration: float = 1.0) -> View:
     ax.set_aspect("equal")
     ax.set_xlabel("x [m]")
     ax.set_ylabel("y [m]")
-    ax.legend(fontsize=8, loc="upper left")
-    ax.set_title("rolling without side slip: x' sin θ − y' cos θ = 0", fontsize=9)
+    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)  # off the path
+    ax.set_title("rolling without side slip: x' sin θ − y' cos θ = 0", fontsize=10)
     text = (f"end pose: x = {_z(P[-1, 0])} m, y = {_z(P[-1, 1])} m, θ = {_z(P[-1, 2])} rad\n"
             f"largest side-slip speed |x' sin θ − y' cos θ| along the path = {_z(side, 6)} m/s (rounding)")
     return View(fig, text)

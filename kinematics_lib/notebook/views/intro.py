@@ -92,7 +92,11 @@ def frame_view(roll_deg: float = 30.0, pitch_deg: float = 20.0, yaw_deg: float =
         ax.text(*(1.06 * R[:, k]), f"{name}B", fontsize=11, fontweight="bold")
     if angle > 1e-9:
         ax.plot(*np.outer([-1.1, 1.1], axis).T, "k--", lw=0.9)
-        ax.text(*(1.15 * axis), "axis", fontsize=10)
+        # at the end of the axis line farther from the frames' labels (at gimbal lock the axis
+        # can run along y_B: its label then sits on y_B's)
+        taken = np.vstack([0.75 * np.eye(3), 1.06 * R.T])
+        ends = [1.15 * axis, -1.15 * axis]
+        ax.text(*max(ends, key=lambda p: np.linalg.norm(taken - p, axis=1).min()), "axis", fontsize=10)
     set_equal_3d(ax, np.vstack([np.eye(3), -np.eye(3)]), margin=0.1)
     for set_ticks in (ax.set_xticks, ax.set_yticks, ax.set_zticks):
         set_ticks([-1.0, 0.0, 1.0])

@@ -33,10 +33,11 @@ def _pose_text(T) -> str:
 def arm_view(robot: DHRobot, q, title: str | None = None) -> View:
     """3-D drawing of a DH arm at q with frames {0}..{n} and E; text: q and the end-effector pose."""
     q = check.vector(q, robot.n, "q")
-    fig, ax = new_figure(size=(5.6, 5.0), projection="3d")
+    fig, ax = new_figure(size=(7.0, 5.7), projection="3d")
     base = robot.T_base[:3, 3]
     ax.plot(*zip([base[0], base[1], 0.0], base), color="0.65", lw=6)  # pedestal
     draw_arm(ax, robot, q)
+    ax.set_box_aspect((1, 1, 1), zoom=1.3)  # the cube fills the axes (Axes3D's default leaves a wide margin)
     ax.view_init(elev=22, azim=-55)
     ax.set_title(title or f"{robot.name} ({robot.convention} DH)", fontsize=10)
     T = dh_end_effector(robot, q)
