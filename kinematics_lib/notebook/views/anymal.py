@@ -6,7 +6,9 @@ from __future__ import annotations
 import functools
 
 import numpy as np
+from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 
 from ...documents.doc000 import leg_ik_doc000
 from ...dynamics.algorithms import crba
@@ -310,9 +312,19 @@ def workspace_figure(foot: str = "LF_FOOT", y: float | None = None, n: int = 61)
     ax.set(xlabel="x [m] (base frame)", ylabel="z [m]", title=f"{foot}: reachable at y = {y:.3f} m")
     im = bx.imshow(err * 1000, origin="lower", extent=ext, cmap="magma")
     fig.colorbar(im, ax=bx, label="foot error [mm]")
+    # reachable, but the formula cannot be evaluated: the row at the hip's height (q_HAA =
+    # atan2(y, 0) = ±90°, and the formula divides by cos q_HAA = 0) and points near the hip
+    # (its acos argument leaves [-1, 1]): grey, not white like the unreachable points
+    undefined = reach & ~np.isfinite(err)
+    bx.imshow(np.where(undefined, 1.0, np.nan), origin="lower", extent=ext, cmap=ListedColormap(["0.6"]))
+    if undefined.any():
+        bx.legend(handles=[Patch(color="0.6", label="formula undefined\n(cos q_HAA = 0, |acos| > 1)")], loc="lower left",
+                  fontsize=8)
     bx.set(xlabel="x [m] (base frame)", title="document 000's formula: foot error")
     text = (f"{foot}, slice y = {y:.3f} m: reachable {reach.mean():.3f} of the grid; document's formula "
-            f"evaluable at {np.isfinite(err).sum() / max(reach.sum(), 1):.3f} of those, median error {np.nanmedian(err):.3f} m")
+            f"evaluable at {np.isfinite(err).sum() / max(reach.sum(), 1):.3f} of those, median error {np.nanmedian(err):.3f} m; "
+            f"grey: {int(undefined.sum())} reachable points where it is undefined (at the hip's height it divides by "
+            f"cos q_HAA = 0; near the hip its acos argument exceeds 1)")
     return View(fig, text)
 
 
@@ -321,16 +333,22 @@ def landing_figure(result) -> View:
     fig, (ax, bx, cx) = new_figure(1, 3, size=(11.0, 3.4))
     ax.plot(result.t, result.base_height, color="k")
     ax.set(xlabel="t [s]", ylabel="base height [m]", title="base height")
-    for k, f in enumerate(result.feet):
-        line, = bx.plot(result.t, result.forces[:, k, 2], lw=1.2, label=f)
-        bx.axhline(result.forces_qp[k, 2], color=line.get_color(), ls=":", lw=1)
-    bx.set(xlabel="t [s]", ylabel="f_z [N]", title="normal forces (dotted: static QP)")
-    bx.legend(fontsize=8)
+    F = result.forces[:, :, 2]
+    spread = float(np.abs(F - F.mean(axis=1, keepdims=True)).max())
+    same = spread <= 0.01 * max(float(np.abs(F).max()), 1e-9)  # a symmetric drop: the four curves coincide
+    for k, f in enumerate(result.feet):  # wide to thin and four dash styles: coinciding curves stay visible
+        line, = bx.plot(result.t, F[:, k], lw=4.0 - k, alpha=0.75, ls=("-", "--", "-.", ":")[k % 4], label=f)
+        bx.axhline(result.forces_qp[k, 2], color=line.get_color(), ls=":", lw=1,
+                   label="static QP" if k == len(result.feet) - 1 else None)
+    bx.set(xlabel="t [s]", ylabel="f_z [N]",
+           title="normal forces: the 4 feet coincide" if same else "normal forces (dotted: static QP)")
+    bx.legend(fontsize=8, title=f"spread {spread:.1g} N" if same else None, title_fontsize=8)
     cx.plot(result.t, result.energy - result.energy[0], color="tab:red")
     cx.set(xlabel="t [s]", ylabel="E - E(0) [J]", title="kinetic + potential energy")
     for a in (ax, bx, cx):
         a.grid(True, alpha=0.3)
-    return View(fig, "the landing: base height, normal forces against the static QP, energy")
+    note = f"; the four feet's normal forces coincide (largest spread {spread:.1g} N)" if same else ""
+    return View(fig, "the landing: base height, normal forces against the static QP, energy" + note)
 
 
 
