@@ -79,7 +79,11 @@ def pid_sign_view(kp: float = 100.0, kd: float = 5.0) -> View:
     fixed = _doc_pid_response(kp, kd, fixed=("sign",), dt=2e-3)
     fig, ax = new_figure(size=(6.5, 3.6))
     ax.plot(fixed.t, fixed.q[:, 0], color="tab:blue", lw=2.0, label="sign fixed: +kd Δerr/dt")
-    ax.plot(doc.t, np.clip(doc.q[:, 0], -3.0, 5.0), color="tab:red", lw=1.5, label="as written: −kd Δerr/dt")
+    # not clipped to the axes (a flat line at the limit read as torque saturation): the curve
+    # leaves the axes and comes back; +-1e3 rad only keeps a diverged run's numbers drawable
+    q_doc = np.clip(doc.q[:, 0], -1e3, 1e3)
+    out = " (leaves the axes: unstable)" if np.nanmax(np.abs(q_doc - 1.0)) > 4.0 else ""
+    ax.plot(doc.t, q_doc, color="tab:red", lw=1.5, label="as written: −kd Δerr/dt" + out)
     ax.axhline(1.0, color="k", lw=0.6, ls=":")
     ax.set(xlabel="t [s]", ylabel="q [rad]", ylim=(-3.0, 5.0), title=f"JointPID on J = 1: kp = {kp:g}, kd = {kd:g}")
     ax.grid(True, alpha=0.3)
@@ -181,7 +185,7 @@ def task_inertia_view(q1: float = 30.0, q2: float = 60.0) -> View:
     elbow = np.array([np.cos(q1), np.sin(q1)])
     tip = arm.tip(q)
     fig, ax = new_figure(size=(5.0, 5.0))
-    planar_axes(ax, 2.2, title=f"Λ at q = ({q1:.2f}, {q2:.2f}) rad")
+    planar_axes(ax, 2.2, title=f"Λ at q = ({np.degrees(q1):.0f}°, {np.degrees(q2):.0f}°)")  # the sliders are in degrees
     draw_chain(ax, np.array([[0.0, 0.0], elbow, tip]))
     try:
         Lam = task_space_inertia(arm.mass_matrix(q), arm.jacobian(q))

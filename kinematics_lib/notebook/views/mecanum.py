@@ -73,7 +73,7 @@ def _wheel_bars(ax, w, limit: float, title: str) -> None:
     ax.bar(MECANUM_ORDER, w, color=colors)
     ax.axhline(0.0, color="k", lw=0.8)
     ax.set_ylim(-limit, limit)
-    ax.set_ylabel("wheel speed ω_i [rad/s]")
+    ax.set_ylabel("ω_i [rad/s]")  # short: the long label ran into the middle panel (the title says what ω is)
     ax.set_title(title, fontsize=9)
     for k, x in enumerate(w):
         ax.text(k, x + (1 if x >= 0 else -1) * 0.04 * limit, f"{x:+.1f}", ha="center",
