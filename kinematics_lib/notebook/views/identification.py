@@ -171,7 +171,6 @@ def noisy_identification_view(model: Model, base: BaseParameters, trajectory: Fo
            [f"{p}{j + 1}" for j in range(model.nv) for p in ("fv", "fc")],
            ylabel="(estimate − true) / predicted σ", title="errors against the predicted standard deviation",
            xlim=(-0.6, theta.size - 0.4), ylim=steady_limits(np.concatenate([[-3.0, 3.0], z])))
-    ax.tick_params(axis="x", labelsize=8)
     ax.grid(True, axis="y", alpha=0.3)
     text = (f"tau noise {tau_noise:.2f} N·m, q noise {q_noise:.2f} mrad, cutoff {cutoff:.1f} Hz: "
             f"|error| / sigma max {np.abs(z).max():.1f}, mean square {np.mean(z**2):.1f}\n"
@@ -205,7 +204,8 @@ def friction_compensation_view(f_c: float = 1.0, f_s: float = 1.5, model_scale: 
     r = runs["PID only"]
     bx.plot(r.t, r.v_d, color="0.5", label="v_d [rad/s]")
     bx.plot(r.t, r.tau_f, color="tab:red", label="τ_f (PID only) [N·m]")
-    bx.set(xlabel="t [s]", ylim=steady_limits(np.concatenate([r.v_d, r.tau_f])))
+    bx.set(xlabel="t [s]", ylabel="v_d [rad/s]\nτ_f [N·m]",  # two quantities, one numeric scale: both named
+           ylim=steady_limits(np.concatenate([r.v_d, r.tau_f])))
     bx.grid(True, alpha=0.3)
     bx.legend(fontsize=8, loc="upper right")
     steady = r.t >= 0.5
@@ -232,7 +232,7 @@ def armature_view(model: Model, ratio: float = 19.0, J_motor: float = 1.0, kp: f
     fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
     ax.plot(angles, M_jj, color="0.4", label="M_jj (links only)")
     ax.plot(angles, M_jj + arm, color="tab:blue", label="M_jj + n² J_m")
-    ax.set(xlabel=f"q{joint + 2} [rad]", ylabel="kg·m²", ylim=(0.0, steady_limits([0.0, (M_jj + arm).max()])[1]),
+    ax.set(xlabel=f"q{joint + 2} [rad]", ylabel="inertia [kg·m²]", ylim=(0.0, steady_limits([0.0, (M_jj + arm).max()])[1]),
            title=f"inertia seen by joint {joint + 1}")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
