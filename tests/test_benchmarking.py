@@ -100,3 +100,21 @@ def test_pinocchio_model_is_the_same_robot():
         assert np.allclose(pin.rnea(ref, data, q, v, a), kl.rnea(model, q, v, a), atol=1e-9)
         assert np.allclose(pin.crba(ref, data, q), kl.crba(model, q), atol=1e-9)
         assert np.allclose(pin.computeGeneralizedGravity(ref, data, q), kl.gravity_torque(model, q), atol=1e-9)
+
+
+def test_stored_sweeps_cover_every_sweep_and_round_trip(tmp_path):
+    """Chapter 5 shows the stored sweeps (issue 19: Run All took 45-77 s timing them): every sweep
+    of SWEEPS with its sizes and algorithms, positive times; save_sweeps/stored_sweeps round-trip
+    what measure_sweeps returns (quick: a few small sizes)."""
+    stored = bm.stored_sweeps()
+    assert stored.machine and stored.date
+    for name, (ns, _, names) in bm.SWEEPS.items():
+        table = stored[name]
+        assert list(table.ns) == list(ns) and set(table.times) == set(names)
+        assert all(np.all(t > 0) and t.shape == (len(ns),) for t in table.times.values())
+    measured = bm.measure_sweeps(quick=True)
+    back = bm.stored_sweeps(bm.save_sweeps(measured, tmp_path / "t.json"))
+    for name, table in measured.tables.items():
+        assert list(back[name].ns) == list(table.ns)
+        for k, t in table.times.items():
+            assert np.allclose(back[name].times[k], t, rtol=1e-5)
