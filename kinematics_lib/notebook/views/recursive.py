@@ -90,9 +90,11 @@ def complexity_view(table: ScalingTable, n_min: int = 8) -> View:
     fig, ax = new_figure(size=(6.5, 4.2))
     slopes = {}
     for name, t in table.times.items():
-        k = table.slope(name, n_min)
+        # the fit rounded to 9 digits: its last bits depend on the BLAS kernel (lstsq), and the
+        # lines of stored timings are the same picture on every machine
+        k = float(f"{table.slope(name, n_min):.9g}")
         keep = table.ns >= n_min
-        c = np.exp(np.mean(np.log(t[keep]) - k * np.log(table.ns[keep])))
+        c = float(f"{np.exp(np.mean(np.log(t[keep]) - k * np.log(table.ns[keep]))):.9g}")
         (line,) = ax.loglog(table.ns, t * 1e6, "o", label=f"{name}: slope {k:.2f}")
         ax.loglog(table.ns[keep], c * table.ns[keep] ** k * 1e6, "-", color=line.get_color(), alpha=0.7)
         slopes[name] = k
