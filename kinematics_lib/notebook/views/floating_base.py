@@ -207,11 +207,13 @@ def quaternion_drift_figure(omega=(1.0, 2.0, 0.5), dt: float = 0.01, steps: int 
         else:
             norm, err = quaternion_integration_error(np.asarray(omega, float), dt, steps, method)
         lines.append(f"{method}: |quat| = {norm[-1]:.4f}, error = {np.degrees(err[-1]):.4f} deg")
-        wide = method == "naive"  # drawn wide under the renormalised line: the two angles are equal
-        label = "naive (angle = renormalised)" if wide else method
-        ax.plot(t, norm, color=color, label=label)
-        bx.semilogy(t[1:], np.maximum(err[1:], 1e-17), color=color, label=label, lw=5.0 if wide else 1.5,
-                    alpha=0.45 if wide else 1.0)
+        # coinciding curves drawn wide under the one that covers them: the renormalised norm is
+        # the exponential's (1), the naive angle the renormalised one (normalising keeps the direction)
+        wide_a, wide_b = method == "renormalised", method == "naive"
+        ax.plot(t, norm, color=color, label=method + (" (= 1, as exponential)" if wide_a else ""),
+                lw=5.0 if wide_a else 1.5, alpha=0.45 if wide_a else 1.0)
+        bx.semilogy(t[1:], np.maximum(err[1:], 1e-17), color=color, label=method + (" (= renormalised)" if wide_b else ""),
+                    lw=5.0 if wide_b else 1.5, alpha=0.45 if wide_b else 1.0)
     ax.set_xlabel("t [s]")
     ax.set_ylabel("|quat|")
     ax.set_title("norm of the integrated quaternion", fontsize=10)
