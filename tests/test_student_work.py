@@ -186,3 +186,14 @@ def test_the_test_suite_passes_with_student_copies_present(tree):
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     assert "my_" not in out.stdout
     assert_unchanged(copies)
+
+
+def test_work_takes_the_number_with_or_without_its_zero(tree):
+    """`tasks.py work 6` and `tasks.py work 06` both choose exercise 06 (issue 19, item 9)."""
+    six = next(p.name for p in (tree / "solutions").glob("06_*.ipynb"))
+    out = run(tree, "tasks.py", "work", "6")
+    assert out.returncode == 0 and f"-> work/{six}" in out.stdout, out.stdout + out.stderr
+    assert [p.name for p in (tree / "work").glob("*.ipynb")] == [six]
+    again = run(tree, "tasks.py", "work", "06")
+    assert again.returncode == 0 and f"work/{six} already exists" in again.stdout, again.stdout
+    assert run(tree, "tasks.py", "work", "60").returncode == 1
