@@ -132,11 +132,14 @@ def server_config(folder: Path) -> Path:
     text = ("# Written by `python3 tasks.py lab` (rewritten at every start; edits here are lost).\n"
             "# Saving a notebook of chapters/ or exercises/ whose cells were not edited keeps the committed\n"
             "# file, so `git pull` does not stop on it; see tools/nbclean.py.\n"
-            "import importlib.util as _util\n\n"
+            "import importlib.util as _util\n"
+            "import warnings as _warnings\n\n"
             f"_spec = _util.spec_from_file_location('kinematics_nbclean', {str(ROOT / 'tools' / 'nbclean.py')!r})\n"
             "_nbclean = _util.module_from_spec(_spec)\n"
             "_spec.loader.exec_module(_nbclean)\n"
-            "c.FileContentsManager.pre_save_hook = _nbclean.pre_save_hook\n")
+            "c.FileContentsManager.pre_save_hook = _nbclean.pre_save_hook\n"
+            "# jupyter_server validates a configured hook twice and warns that it overrides itself:\n"
+            "_warnings.filterwarnings('ignore', 'Overriding existing pre_save_hook', UserWarning)\n")
     if not path.exists() or path.read_text() != text:
         path.write_text(text)
     return path
