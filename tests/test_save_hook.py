@@ -206,3 +206,36 @@ def test_committed_notebooks_survive_the_servers_writer_byte_for_byte():
     for path in sorted((ROOT / "chapters").glob("*.ipynb")) + sorted((ROOT / "exercises").glob("*.ipynb")):
         text = path.read_text(encoding="utf-8")
         assert nbformat.writes(nbformat.reads(text, as_version=4)) + "\n" == text, path.name
+
+
+@pytest.mark.browser
+def test_in_jupyterlab_run_all_and_save_then_git_pull(origin, tmp_path):
+    """The report's steps in a real JupyterLab (Chromium): on a clone, with the server config
+    that ``tasks.py lab`` writes on the server's config path, open the chapter, Run All, save
+    (what autosave does ~2 minutes later), commit an upstream change, ``git pull``."""
+    import _lab
+
+    if not Path(_lab.CHROMIUM).exists():
+        if os.environ.get("KL_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"Chromium not found at {_lab.CHROMIUM} but KL_REQUIRE_BROWSER=1")
+        pytest.skip(f"Chromium not found at {_lab.CHROMIUM}")
+    student = clone(origin, "student")
+    spec = importlib.util.spec_from_file_location("student_tasks", student / "tasks.py")
+    tasks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tasks)
+    config = tasks.server_config(student / ".venv")
+    name = Path(CHAPTER).name
+    with _lab.lab_server(tmp_path / "lab", root=student, env={"JUPYTER_CONFIG_PATH": str(config.parent)}) as base, \
+            _lab.chromium() as browser:
+        page = browser.new_page(viewport=_lab.VIEWPORT)
+        _lab.open_notebook(page, base, name)
+        _lab.run_all(page)
+        page.click('.lm-MenuBar-item:has-text("File")')
+        page.click('.lm-Menu-item[data-command="docmanager:save"]')
+        page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=60_000)
+        page.close()
+    assert git(student, "status", "--porcelain").stdout == "", git(student, "diff", "--stat").stdout
+    sentence = upstream_change(origin)
+    pulled = git(student, "pull", "-q", check=False)
+    assert pulled.returncode == 0, pulled.stderr
+    assert sentence.strip() in (student / CHAPTER).read_text(encoding="utf-8")
