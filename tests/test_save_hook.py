@@ -30,6 +30,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = "chapters/09_mecanum_wheels.ipynb"      # the chapter of the report
+EXERCISE = "exercises/09_mecanum_exercises.ipynb"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "-c", "pull.rebase=false"]
 
@@ -42,7 +43,7 @@ def git(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProces
 def origin(tmp_path) -> Path:
     """The upstream repository: the save hook, tasks.py, .gitignore and one chapter, committed."""
     repo = tmp_path / "origin"
-    for name in ("tools/nbclean.py", "tasks.py", ".gitignore", CHAPTER):
+    for name in ("tools/nbclean.py", "tasks.py", ".gitignore", CHAPTER, EXERCISE):
         (repo / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, repo / name)
     git(repo, "init", "-q")
@@ -164,6 +165,17 @@ def test_an_edited_chapter_keeps_the_edit_and_loses_only_the_noise(origin):
     assert len(changed) == 1 and len(saved["cells"]) == len(committed["cells"])
 
 
+def test_an_exercise_run_unanswered_stays_as_committed(origin):
+    """A generated exercise run as it is ("not answered yet" outputs, execution counts) and saved."""
+    student = clone(origin, "student")
+    nb = json.loads((student / EXERCISE).read_text(encoding="utf-8"))
+    for k, cell in enumerate(c for c in nb["cells"] if c["cell_type"] == "code"):
+        cell["execution_count"] = k + 1
+        cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "… not answered yet\n"}]
+    save(student, EXERCISE, nb)
+    assert git(student, "status", "--porcelain").stdout == ""
+
+
 @pytest.mark.parametrize("name", ["exercises/copy_of_09.ipynb", "work/09_mine.ipynb", "chapters/09_mine.ipynb"])
 def test_notebooks_git_does_not_track_are_saved_as_sent(origin, name):
     """A student's own notebook (a copy, work/, a new file) is saved exactly as JupyterLab sends it."""
@@ -199,13 +211,17 @@ def test_the_students_server_loads_the_hook(origin, tmp_path):
 
 
 def test_committed_notebooks_survive_the_servers_writer_byte_for_byte():
-    """The hook hands the committed notebook to jupyter_server, which writes it with nbformat:
-    that must give back the committed bytes for every chapter and exercise."""
+    """The hook hands the committed JSON to jupyter_server, which makes it a notebook and writes
+    it with nbformat: that must give back the committed bytes for every chapter and exercise."""
+    import io
+
     import nbformat
 
     for path in sorted((ROOT / "chapters").glob("*.ipynb")) + sorted((ROOT / "exercises").glob("*.ipynb")):
         text = path.read_text(encoding="utf-8")
-        assert nbformat.writes(nbformat.reads(text, as_version=4)) + "\n" == text, path.name
+        written = io.StringIO()
+        nbformat.write(nbformat.from_dict(json.loads(text)), written, version=nbformat.NO_CONVERT)
+        assert written.getvalue() == text, path.name
 
 
 @pytest.mark.browser

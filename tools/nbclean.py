@@ -1,8 +1,7 @@
 """What changes in a notebook from run to run, and JupyterLab's save hook that drops it.
 
-Standard library only (``tools/nbtools.py`` imports it, and so does the students' JupyterLab
-server through the config that ``python3 tasks.py lab`` writes; the hook imports nbformat, which
-every Jupyter server has, only when it runs).
+Standard library only: ``tools/nbtools.py`` imports it, and so does the students' JupyterLab
+server through the config that ``python3 tasks.py lab`` writes.
 
 ``normalize(nb)`` strips what differs between two runs of the same notebook: execution
 timestamps, widget state (``metadata.widgets``) and widget-view outputs (their model ids are
@@ -102,7 +101,7 @@ def committed_text(folder: Path, name: str) -> str | None:
     """The content of ``name`` (a path relative to ``folder``, a folder of a git work tree) at
     git's HEAD, or None (not tracked, not a git checkout, or no git)."""
     try:
-        out = subprocess.run(["git", "-C", str(folder), "show", f"HEAD:./{name}"], capture_output=True,
+        out = subprocess.run(["git", "-C", str(folder), "cat-file", "blob", f"HEAD:./{name}"], capture_output=True,
                              timeout=30, check=True)
         return out.stdout.decode("utf-8")
     except (OSError, UnicodeDecodeError, subprocess.SubprocessError):
@@ -122,8 +121,7 @@ def pre_save_hook(model, path, contents_manager, **kwargs):
     committed = committed_text(REPO, name.as_posix())
     if committed is None:
         return  # git does not track it: a notebook of the student's own, saved as it is
-    import nbformat
-
-    nb = nbformat.reads(json.dumps(model["content"]), as_version=4)  # lines joined as nbformat reads a file
-    before = nbformat.reads(committed, as_version=4)
-    model["content"] = before if cells_fingerprint(nb) == cells_fingerprint(before) else normalize(nb)
+    sent, before = model["content"], json.loads(committed)
+    # jupyter_server turns the content into a notebook (nbformat.from_dict) and writes it as
+    # nbtools does: the committed JSON comes back byte for byte (tests/test_save_hook.py)
+    model["content"] = before if cells_fingerprint(sent) == cells_fingerprint(before) else normalize(sent)
