@@ -122,7 +122,7 @@ def stage_notebook(src: Path, dst: Path, box: str) -> int:
         text = _source(cell)
         if k == 0 and cell["cell_type"] == "markdown" and text.startswith("# "):
             title, _, rest = text.partition("\n")
-            cells.append(_markdown_cell(title + "\n"))
+            cells.append(dict(cell, source=title + "\n"))   # the original cell (its id) keeps the title
             cells.append(_markdown_cell(box))
             cells.append(_markdown_cell(rest.lstrip("\n")) if rest.strip() else None)
             cells = [c for c in cells if c is not None]
@@ -184,7 +184,7 @@ def _title(nb_path: Path) -> str:
 def write_pages(stage: Path, chapters: list[str], exercises: list[str], solutions: list[str]) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     title = readme.splitlines()[0].removeprefix("# ").strip()
-    intro = readme.split("\n## ", 1)[0].split("\n", 1)[1].strip()
+    intro = readme.split("\n## ", 1)[0].split("\n", 1)[1].strip().split("\n\n", 1)[0]  # its first paragraph
     sections = _md_sections(readme)
     names = {f"chapters/{c}" for c in chapters} | {f"exercises/{e}" for e in exercises}
     covers = _linked_table(_section(sections, "What the collection covers", "README.md"), names)
@@ -237,28 +237,29 @@ def write_pages(stage: Path, chapters: list[str], exercises: list[str], solution
     shutil.copy2(ROOT / "docs" / "notation.md", stage / "docs" / "notation.md")
 
 
-def stage(with_solutions: bool) -> dict:
-    if STAGE.exists():
-        shutil.rmtree(STAGE)
-    STAGE.mkdir(parents=True)
+def stage(with_solutions: bool, where: Path = STAGE) -> dict:
+    """Write the Sphinx source folder ``where`` (emptied first); returns what it holds."""
+    if where.exists():
+        shutil.rmtree(where)
+    where.mkdir(parents=True)
     repo, branch = repository()
     chapters = sorted(p.name for p in (ROOT / "chapters").glob("*.ipynb"))
     exercises = sorted(p.name for p in (ROOT / "exercises").glob("*.ipynb"))
     solutions = sorted(p.name for p in (ROOT / "solutions").glob("*.ipynb")) if with_solutions else []
     for folder in ("chapters", "exercises") + (("solutions",) if with_solutions else ()):
-        shutil.copytree(ROOT / folder, STAGE / ORIGINALS / folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        shutil.copytree(ROOT / folder, where / ORIGINALS / folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     by_number = lambda items, n: next((i for i in items if i[:2] == n), None)  # noqa: E731
     sliders = 0
     for c in chapters:
-        sliders += stage_notebook(ROOT / "chapters" / c, STAGE / "chapters" / c,
+        sliders += stage_notebook(ROOT / "chapters" / c, where / "chapters" / c,
                                   chapter_box(c, by_number(exercises, c[:2]), repo, branch))
     for e in exercises:
-        stage_notebook(ROOT / "exercises" / e, STAGE / "exercises" / e,
+        stage_notebook(ROOT / "exercises" / e, where / "exercises" / e,
                        exercise_box(e, by_number(chapters, e[:2]), repo, branch, solved=False))
     for s in solutions:
-        stage_notebook(ROOT / "solutions" / s, STAGE / "solutions" / s,
+        stage_notebook(ROOT / "solutions" / s, where / "solutions" / s,
                        exercise_box(s, by_number(chapters, s[:2]), repo, branch, solved=True))
-    write_pages(STAGE, chapters, exercises, solutions)
+    write_pages(where, chapters, exercises, solutions)
     return {"chapters": len(chapters), "exercises": len(exercises), "solutions": len(solutions), "sliders": sliders}
 
 
@@ -267,16 +268,19 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--out", default=str(ROOT / "site"), help="output folder (default: site/)")
     ap.add_argument("--with-solutions", action="store_true", help="also render solutions/ (instructors only)")
     ap.add_argument("--quiet", action="store_true", help="only warnings and the summary")
+    ap.add_argument("--work", default=str(STAGE.parent), help="folder for the staged sources and Sphinx's cache (default: build/)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    counts = stage(args.with_solutions)
     out = Path(args.out).resolve()
     if out.exists() and any(out.iterdir()):
         if not (out / ".buildinfo").exists():
             sys.exit(f"[site] {out} exists and is not a site built by this command: not touching it")
         shutil.rmtree(out)   # a previous build: start clean so no page of an older layout survives
-    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(CONF), "-d", str(DOCTREES),
-           "-W", "--keep-going", "-j", "1", str(STAGE), str(out)]
+    work = Path(args.work).resolve()
+    src, doctrees = work / STAGE.name, work / DOCTREES.name
+    counts = stage(args.with_solutions, src)
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(CONF), "-d", str(doctrees),
+           "-W", "--keep-going", "-j", "1", str(src), str(out)]
     if args.quiet:
         cmd.insert(3, "-q")
     print("[site] " + " ".join(cmd), flush=True)

@@ -41,11 +41,13 @@ html_theme = "sphinx_book_theme"
 html_title = "Robot kinematics and dynamics"
 html_static_path = ["_static", str(MATHJAX_STATIC)]
 html_css_files = ["kl-site.css"]
-html_copy_source = False             # the staged sources are not the committed notebooks; each page links those
+html_favicon = "_static/favicon.svg"   # else the browser asks for /favicon.ico (a 404)
+html_copy_source = True              # klsite puts the committed notebooks there (the staged copies have the boxes)
+html_sourcelink_suffix = ""           # so the theme's download button offers the .ipynb itself
 html_last_updated_fmt = None
 html_context = {"default_mode": "light"}   # without it the theme logs "Got invalid theme mode"
 html_theme_options = {
-    "use_download_button": True,       # the browser's print-to-PDF (the .ipynb is linked in the page)
+    "use_download_button": True,       # the browser's print-to-PDF (and the .ipynb)
     "use_fullscreen_button": False,
     "show_toc_level": 2,
     "show_navbar_depth": 1,

@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 import re
+import shutil
+from pathlib import Path
 
 from docutils import nodes
 from sphinx.search import en
@@ -83,7 +85,20 @@ class SearchEnglishCJK(en.SearchEnglish):
         return word if CJK.fullmatch(word) else super().stem(word)
 
 
+def committed_sources(app, exc) -> None:
+    """``_sources/`` (the theme's download button) gets the committed notebooks that tools/site.py
+    staged in ``_notebooks/``, not the staged copies with the site's boxes."""
+    if exc is not None or app.builder.format != "html":
+        return
+    originals = Path(app.srcdir) / "_notebooks"
+    for nb in originals.rglob("*.ipynb"):
+        target = Path(app.outdir) / "_sources" / nb.relative_to(originals)
+        if target.exists():
+            shutil.copyfile(nb, target)
+
+
 def setup(app):
     app.connect("doctree-read", source_says)
+    app.connect("build-finished", committed_sources)
     app.add_search_language(SearchEnglishCJK)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
