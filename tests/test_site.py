@@ -137,6 +137,10 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):  # quiet
         pass
 
+    def send_head(self):
+        del self.headers["If-Modified-Since"]   # always the full answer: every request must be a 200
+        return super().send_head()
+
     def log_request(self, code="-", size="-"):
         self.log.append((self.path, int(code) if str(code).isdigit() else code))
 
