@@ -224,6 +224,7 @@ def _nb_title(path: Path) -> str:
     return next(line[2:].strip() for line in _text(_cells(path)[0]).splitlines() if line.startswith("# "))
 
 
+@pytest.mark.browser
 def test_every_page_in_a_browser(site, server, browser):
     """Every page: HTTP 200 for everything it loads, nothing outside 127.0.0.1, no console error,
     every image loaded at (never above) its natural size, math typeset (no raw $$), every
@@ -304,6 +305,7 @@ def test_every_page_in_a_browser(site, server, browser):
     assert all(code == 200 for _, code in log), [entry for entry in log if entry[1] != 200][:10]
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("query, expected", [("浮动基座", "glossary.html"), ("floating base", "glossary.html"),
                                              ("rnea", "chapters/05_newton_euler_recursive.html")])
 def test_search_finds(site, server, browser, query, expected):
@@ -322,6 +324,7 @@ def test_search_finds(site, server, browser, query, expected):
     assert any(urllib.parse.urlsplit(u).path.lstrip("/") == expected for u in found), (query, found[:15])
 
 
+@pytest.mark.browser
 def test_print_stylesheet(site, server, browser):
     """Print to PDF: navigation, sidebars and the run box hidden, code wrapped instead of cut."""
     base, _ = server
