@@ -278,9 +278,12 @@ def main(argv: list[str]) -> int:
         shutil.rmtree(out)   # a previous build: start clean so no page of an older layout survives
     work = Path(args.work).resolve()
     src, doctrees = work / STAGE.name, work / DOCTREES.name
+    html = work / "site-html"   # Sphinx writes here (myst-nb puts jupyter_execute/ beside it), then copied to out
+    if html.exists():
+        shutil.rmtree(html)
     counts = stage(args.with_solutions, src)
     cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(CONF), "-d", str(doctrees),
-           "-W", "--keep-going", "-j", "1", str(src), str(out)]
+           "-W", "--keep-going", "-j", "1", str(src), str(html)]
     if args.quiet:
         cmd.insert(3, "-q")
     print("[site] " + " ".join(cmd), flush=True)
@@ -292,6 +295,7 @@ def main(argv: list[str]) -> int:
     if rc:
         print(f"[site] Sphinx failed (exit {rc})", file=sys.stderr)
         return rc
+    shutil.copytree(html, out, dirs_exist_ok=True)
     pages = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html")
                    if not p.relative_to(out).parts[0].startswith("_") and p.name not in ("genindex.html", "search.html"))
     print(f"[site] built {out}/index.html in {time.perf_counter() - t0:.1f} s: {len(pages)} pages "
