@@ -8,6 +8,7 @@
     python3 tasks.py execute     re-execute chapters/ and solutions/ in place, then regenerate exercises/
     python3 tasks.py bench       run the performance benchmarks (every benchmarks/bench_*.py; not tests)
     python3 tasks.py points      print the points per exercise notebook (the README's table; any Python)
+    python3 tasks.py site        build the book web site site/ (open site/index.html); --with-solutions for instructors
 
 Each environment is (re)installed only when its requirement files changed, so a second run
 starts at once. Extra arguments after ``test`` go to pytest (e.g. ``-k jacobian``).
@@ -38,7 +39,9 @@ ENVS = {
     # name: (folder, requirement files)
     "student": (ROOT / ".venv", [REQ / "student.txt"]),
     "dev": (ROOT / ".venv-dev", [REQ / "student.txt", REQ / "dev.txt"]),
+    "docs": (ROOT / ".venv-docs", [REQ / "docs.txt"]),   # the book site (Sphinx); Python >= 3.11
 }
+DOCS_PYTHON = (3, 11)   # Sphinx 9 and sphinx-book-theme 1.4 need it
 CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 
 
@@ -167,6 +170,11 @@ def cmd_test(args) -> int:
     env = dict(os.environ)
     if chromium:
         env["KL_CHROMIUM"] = chromium
+    if sys.version_info >= DOCS_PYTHON:   # the site test builds the book with the docs environment
+        env["KL_DOCS_PYTHON"] = str(ensure_env("docs"))
+    else:
+        say(f"Python {sys.version.split()[0]} < 3.11: no docs environment, the site test will be skipped "
+            "unless KL_REQUIRE_BROWSER=1")
     cmd = [py, "-m", "pytest", *args]
     say(" ".join(str(c) for c in cmd))
     return subprocess.call([str(c) for c in cmd], cwd=ROOT, env=env)
@@ -237,8 +245,17 @@ def cmd_points(args) -> int:
     return nbtools.main(["points", *args])
 
 
+def cmd_site(args) -> int:
+    """Build the book web site into site/ from the committed notebooks (tools/site.py; nothing is
+    executed). ``--with-solutions`` also renders solutions/ (instructors: never publish that)."""
+    if sys.version_info < DOCS_PYTHON:
+        sys.exit(f"the site needs Python >= 3.11 (Sphinx 9), this is {sys.version.split()[0]}")
+    py = ensure_env("docs")
+    return subprocess.call([str(py), str(ROOT / "tools" / "site.py"), *args], cwd=ROOT)
+
+
 COMMANDS = {"lab": cmd_lab, "work": cmd_work, "test": cmd_test, "exercises": cmd_exercises,
-            "execute": cmd_execute, "bench": cmd_bench, "points": cmd_points}
+            "execute": cmd_execute, "bench": cmd_bench, "points": cmd_points, "site": cmd_site}
 
 
 def main(argv: list[str]) -> int:
