@@ -110,6 +110,8 @@ def forbidden(functions: Iterable[Callable]):
     saved = []
     try:
         for fn in functions:
+            if any(fn is done for done, *_ in saved):
+                continue  # listed twice (or under two names): swapping again would save the refusing code
             if not _library_function(fn):
                 raise ValueError(f"forbid must list plain kinematics_lib functions, got {fn!r} (for a cached "
                                  "or wrapped function, forbid the library function that the reference calls)")
@@ -124,8 +126,51 @@ def forbidden(functions: Iterable[Callable]):
             fn.__defaults__, fn.__kwdefaults__ = refuse.__defaults__, refuse.__kwdefaults__
         yield
     finally:
-        for fn, code, defaults, kwdefaults in saved:
+        for fn, code, defaults, kwdefaults in reversed(saved):
             fn.__code__, fn.__defaults__, fn.__kwdefaults__ = code, defaults, kwdefaults
+
+
+class _RefusedValue:
+    """Stands for a value of a forbidden library table while an answer runs: any use refuses."""
+
+    __slots__ = ("_label",)
+
+    def __init__(self, label: str):
+        object.__setattr__(self, "_label", label)
+
+    def _refuse(self, *args, **kwargs):
+        _refuse(f"{object.__getattribute__(self, '_label')} holds this exercise's answer: write it yourself")
+
+    def __getattr__(self, name):
+        self._refuse()
+
+
+for _name in ("__getitem__", "__iter__", "__len__", "__contains__", "__call__", "__float__", "__int__",
+              "__index__", "__bool__", "__array__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
+              "__rmul__", "__truediv__", "__rtruediv__", "__matmul__", "__rmatmul__", "__neg__", "__abs__",
+              "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__", "__hash__", "__format__", "__str__"):
+    setattr(_RefusedValue, _name, _RefusedValue._refuse)
+
+
+@contextlib.contextmanager
+def _tables_refused(tables: Iterable[dict]):
+    """Within the block the values of each library table (a dict) refuse any use; its keys stay."""
+    saved = []
+    root = sys.modules.get(_PACKAGE)
+    try:
+        for table in tables:
+            if any(table is done for done, _ in saved):
+                continue
+            label = next((f"kl.{n}" for n in getattr(root, "__all__", ()) if getattr(root, n, None) is table),
+                         "a library table")
+            saved.append((table, dict(table)))
+            for key in table:
+                table[key] = _RefusedValue(f"{label}[{key!r}]")
+        yield
+    finally:
+        for table, content in reversed(saved):
+            table.clear()
+            table.update(content)
 
 
 _PACKAGE = __name__.split(".")[0]  # "kinematics_lib"
@@ -377,8 +422,9 @@ def check_function(student: Callable, reference: Callable, inputs: Iterable, *, 
     every other kinematics_lib function (and Pinocchio) is refused when the answer calls it
     (see :func:`library_gate`). Default: none.
     forbid: library functions refused however they are reached, also from inside an allowed
-    building block (see :func:`forbidden`); None (default) forbids ``reference`` when it is a
-    kinematics_lib function, ``()`` forbids nothing. The reference itself is always refused.
+    building block (see :func:`forbidden`), and library tables (dicts) that hold the answer, whose
+    values refuse any use; None (default) forbids ``reference`` when it is a kinematics_lib
+    function, ``()`` forbids nothing. The reference itself is always refused.
 
     Under nbgrader (:func:`grading`) a result that did not pass raises ``AssertionError``; either
     way :func:`passed` remembers the outcome under ``name``.
@@ -401,12 +447,13 @@ def _run_check(student, reference, inputs, name, rtol, atol, compare, forbid, al
     expected = [reference(*args, **kwargs) for args, kwargs in calls]  # before any student code runs
     if forbid is None:
         forbid = (reference,) if _library_function(reference) else ()
-    forbid = list(forbid)
+    tables = [f for f in forbid if isinstance(f, dict)]  # data that holds the answer (e.g. kl.NE_LINE_OPS)
+    forbid = [f for f in forbid if not isinstance(f, dict)]
     namespaces = [g for g in {id(f.__globals__): f.__globals__ for f in (student, getattr(student, "__wrapped__", None))
                               if isinstance(f, types.FunctionType)}.values()]
     got = []
     _REFUSALS.clear()
-    with forbidden(forbid), library_gate(allow, [reference, *forbid], namespaces):
+    with forbidden(forbid), _tables_refused(tables), library_gate(allow, [reference, *forbid], namespaces):
         for args, kwargs in calls:
             try:
                 got.append(student(*args, **kwargs))
