@@ -234,3 +234,27 @@ def test_pinocchio_is_refused(student_kernel):
 def test_allow_rejects_what_is_not_a_function():
     with pytest.raises(ValueError, match="allow"):
         check_function(honest, kl.dh_standard, INPUTS, allow=[np.sin])
+
+
+def test_the_refusal_names_the_forbidden_function(student_kernel):
+    def answer(a, alpha, d, theta):
+        return kl.dh_end_effector(kl.DHRobot(a=[a], alpha=[alpha], d=[d], theta=[0.0]), [theta])
+
+    r = check_function(answer, honest, INPUTS, allow=[kl.dh_end_effector], forbid=[kl.dh_standard, kl.dh_standard])
+    assert r.message.endswith("calls the reference: kl.dh_standard is the reference of this exercise: write it yourself")
+    assert np.allclose(kl.dh_standard(1, 0.2, 0.3, 0.4), honest(1, 0.2, 0.3, 0.4))   # listed twice, restored
+
+
+def test_a_table_that_holds_the_answer_can_be_forbidden(student_kernel):
+    from kinematics_lib.dynamics import newton_euler_3d as ne
+
+    table = dict(ne.NE_LINE_OPS)
+
+    def answer(n_links, costs):
+        return n_links * sum(k * costs[op] for ops in ne.NE_LINE_OPS.values() for op, k in ops.items())
+
+    inputs = [dict(n_links=3, costs=dict(add=1, scale=2, cross=3, matvec=4, dot=5))]
+    assert check_function(answer, ne.ne_flops, inputs, forbid=[ne.ne_flops]).passed
+    r = check_function(answer, ne.ne_flops, inputs, forbid=[ne.ne_flops, ne.NE_LINE_OPS])
+    assert not r.passed and "kl.NE_LINE_OPS" in r.message and "holds this exercise's answer" in r.message
+    assert ne.NE_LINE_OPS == table

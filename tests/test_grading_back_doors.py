@@ -226,6 +226,10 @@ def mass_via_document(theta, m1, m2, l1, l2):
     return E_INV.T @ kl.crba_doc000(rods(m1, m2, l1, l2), E_INV @ theta, fixed=("max",)) @ E_INV
 
 
+def mass_via_pendulum_builder(theta, m1, m2, l1, l2):
+    return E_INV.T @ kl.crba(kl.double_pendulum_model(l1, l2, m1, m2), E_INV @ theta) @ E_INV
+
+
 def mass_via_private_engine(theta, m1, m2, l1, l2):
     from kinematics_lib.dynamics import algorithms
     return E_INV.T @ algorithms._crba(rods(m1, m2, l1, l2), E_INV @ theta) @ E_INV
@@ -578,6 +582,16 @@ def lambda_via_model_and_crba(q1, q2, l1, l2, m1, m2):
     return np.linalg.inv(J_tip @ np.linalg.solve(kl.crba(model, q), J_tip.T))
 
 
+def lambda_via_model_and_aba(q1, q2, l1, l2, m1, m2):
+    """M^-1 from ABA columns (chapter 5's exercise) on the arm's model, J from the arm."""
+    arm, q = _arm(l1, l2, m1, m2), np.array([q1, q2])
+    model, zero = arm.model(), np.zeros(2)
+    a0 = kl.aba(model, q, zero, zero)
+    M_inv = np.column_stack([kl.aba(model, q, zero, e) - a0 for e in np.eye(2)])
+    J = arm.jacobian(q)
+    return np.linalg.inv(J @ M_inv @ J.T)
+
+
 def lambda_via_operational_space_terms(q1, q2, l1, l2, m1, m2):
     arm, q = _arm(l1, l2, m1, m2), np.array([q1, q2])
     return kl.operational_space_terms(arm.mass_matrix(q), arm.jacobian(q), np.zeros(2), np.zeros(2), np.zeros(2)).Lambda
@@ -662,6 +676,13 @@ def regressor_via_rnea(q, qd, qdd, l1, l2, g):
     return np.column_stack([tau(2.0, 1.0) - tau(1.0, 1.0), tau(1.0, 2.0) - tau(1.0, 1.0)])
 
 
+def regressor_via_crba_and_nonlinear_effects(q, qd, qdd, l1, l2, g):
+    def tau(m1, m2):
+        model = kl.planar_chain_model([l1, l2], [m1, m2], gravity=(0.0, -g, 0.0))
+        return kl.crba(model, q) @ qdd + kl.nonlinear_effects(model, q, qd)
+    return np.column_stack([tau(2.0, 1.0) - tau(1.0, 1.0), tau(1.0, 2.0) - tau(1.0, 1.0)])
+
+
 def regressor_via_two_link_arm(q, qd, qdd, l1, l2, g):
     def tau(m1, m2):
         return kl.TwoLinkArm(l1=l1, l2=l2, m1=m1, m2=m2, g=g).inverse_dynamics(q, qd, qdd)
@@ -707,7 +728,7 @@ ROUTES = {
     "03:is_singular_3r": [singular_via_report, singular_via_manipulability, singular_via_document],
     "03:dls_step_2r": [dls_reference, dls_via_own_formula_on_library_jacobian],
     "03:ik_2r_newton": [newton_reference, newton_via_generic_ik, newton_via_closed_form],
-    "04:mass_matrix_absolute": [mass_via_crba, mass_via_rnea, mass_via_document,
+    "04:mass_matrix_absolute": [mass_via_crba, mass_via_rnea, mass_via_document, mass_via_pendulum_builder,
                                 mass_via_private_engine],
     "04:christoffel": [christoffel_reference, christoffel_via_module],
     "04:rk4_step_mine": [rk4_reference, rk4_via_integrator, rk4_via_fixed_step],
@@ -738,13 +759,15 @@ ROUTES = {
     "09:find_flipped_wheel": [flipped_reference, flipped_via_module],
     "10:joint_pid_update_mine": [pid_via_document],
     "10:pd_gains_mine": [gains_reference, gains_via_module],
-    "10:task_inertia_mine": [lambda_via_arm_methods, lambda_via_model_and_crba, lambda_via_operational_space_terms,
+    "10:task_inertia_mine": [lambda_via_arm_methods, lambda_via_model_and_crba, lambda_via_model_and_aba,
+                             lambda_via_operational_space_terms,
                              lambda_via_chain_model, lambda_via_pinocchio],
     "10:Lambda at document 004's point": [lambda_point_via_arm],
     "11:stribeck_mine": [stribeck_reference, stribeck_via_module],
     "11:lugre_force_mine": [lugre_force_via_class, lugre_force_via_rate, lugre_force_via_document],
     "11:lugre_steady_state_mine": [lugre_steady_via_class, lugre_steady_via_stribeck],
-    "11:mass_regressor_mine": [regressor_via_library_regressor, regressor_via_rnea, regressor_via_two_link_arm],
+    "11:mass_regressor_mine": [regressor_via_library_regressor, regressor_via_rnea,
+                                regressor_via_crba_and_nonlinear_effects, regressor_via_two_link_arm],
     "11:identify_masses_mine": [identify_via_library, identify_via_own_lstsq_on_library_regressor,
                                 identify_via_document],
 }

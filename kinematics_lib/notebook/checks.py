@@ -318,7 +318,7 @@ def library_gate(allow: Iterable = (), refuse: Iterable[Callable] = (), namespac
             module = getattr(fn, "__module__", None)
             refused[code] = (_label(code, module) if _in_library(module)
                              else getattr(code, "co_qualname", code.co_name))
-    names = ", ".join(sorted({_label(c, "") .lstrip(".") for c in allowed})) or "no library function"
+    names = ", ".join(sorted({_label(c, "").lstrip(".") for c in allowed})) or "no library function"
     hook = _gate_hook(allowed, refused, _attribute_codes(), names)
     previous, previous_threads = sys.getprofile(), threading.getprofile()
     with _pinocchio_blocked(namespaces):
@@ -453,7 +453,8 @@ def _run_check(student, reference, inputs, name, rtol, atol, compare, forbid, al
                               if isinstance(f, types.FunctionType)}.values()]
     got = []
     _REFUSALS.clear()
-    with forbidden(forbid), _tables_refused(tables), library_gate(allow, [reference, *forbid], namespaces):
+    # the gate first: it records the code of the reference and of `forbid` before forbidden() swaps it
+    with library_gate(allow, [reference, *forbid], namespaces), forbidden(forbid), _tables_refused(tables):
         for args, kwargs in calls:
             try:
                 got.append(student(*args, **kwargs))
