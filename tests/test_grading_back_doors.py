@@ -226,10 +226,6 @@ def mass_via_document(theta, m1, m2, l1, l2):
     return E_INV.T @ kl.crba_doc000(rods(m1, m2, l1, l2), E_INV @ theta, fixed=("max",)) @ E_INV
 
 
-def mass_via_pendulum_builder(theta, m1, m2, l1, l2):
-    return E_INV.T @ kl.crba(kl.double_pendulum_model(l1, l2, m1, m2), E_INV @ theta) @ E_INV
-
-
 def mass_via_private_engine(theta, m1, m2, l1, l2):
     from kinematics_lib.dynamics import algorithms
     return E_INV.T @ algorithms._crba(rods(m1, m2, l1, l2), E_INV @ theta) @ E_INV
@@ -728,7 +724,7 @@ ROUTES = {
     "03:is_singular_3r": [singular_via_report, singular_via_manipulability, singular_via_document],
     "03:dls_step_2r": [dls_reference, dls_via_own_formula_on_library_jacobian],
     "03:ik_2r_newton": [newton_reference, newton_via_generic_ik, newton_via_closed_form],
-    "04:mass_matrix_absolute": [mass_via_crba, mass_via_rnea, mass_via_document, mass_via_pendulum_builder,
+    "04:mass_matrix_absolute": [mass_via_crba, mass_via_rnea, mass_via_document,
                                 mass_via_private_engine],
     "04:christoffel": [christoffel_reference, christoffel_via_module],
     "04:rk4_step_mine": [rk4_reference, rk4_via_integrator, rk4_via_fixed_step],

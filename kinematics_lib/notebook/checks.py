@@ -99,6 +99,12 @@ def _refuse(message: str, kind: str = "reference"):
     raise error
 
 
+def _refusing(*args, __label="", __refuse=_refuse, **kwargs):
+    """The code a forbidden function runs instead of its own (with the library module's globals,
+    so it brings what it needs as keyword defaults)."""
+    __refuse(f"{__label} is the reference of this exercise: write it yourself")
+
+
 @contextlib.contextmanager
 def forbidden(functions: Iterable[Callable]):
     """Within the block, each library function in ``functions`` raises :class:`ReferenceCalled`.
@@ -115,15 +121,9 @@ def forbidden(functions: Iterable[Callable]):
             if not _library_function(fn):
                 raise ValueError(f"forbid must list plain kinematics_lib functions, got {fn!r} (for a cached "
                                  "or wrapped function, forbid the library function that the reference calls)")
-            label = f"kl.{fn.__name__}"
-
-            # the swapped code runs with the library module's globals: it brings what it needs
-            def refuse(*args, __label=label, __refuse=_refuse, **kwargs):
-                __refuse(f"{__label} is the reference of this exercise: write it yourself")
-
             saved.append((fn, fn.__code__, fn.__defaults__, fn.__kwdefaults__))
-            fn.__code__ = refuse.__code__
-            fn.__defaults__, fn.__kwdefaults__ = refuse.__defaults__, refuse.__kwdefaults__
+            fn.__code__ = _refusing.__code__
+            fn.__defaults__, fn.__kwdefaults__ = None, {"__label": f"kl.{fn.__name__}", "__refuse": _refuse}
         yield
     finally:
         for fn, code, defaults, kwdefaults in reversed(saved):
@@ -237,6 +237,8 @@ def _gate_hook(allowed: frozenset, refused: dict, exempt: frozenset, allowed_nam
         if event != "call":
             return
         code = frame.f_code
+        if code is _refusing.__code__:
+            return  # a function forbidden() swapped: it raises its own refusal
         label = refused.get(code)
         if label is not None:
             _refuse(f"{label} is the reference of this exercise: write it yourself")
