@@ -304,6 +304,13 @@ def minv_via_batch_aba_of_crba(model, q):
     return np.linalg.solve(kl.crba(model, q[None])[0], np.eye(model.nv)) + 0 * kl.aba(model, q, zero, zero)[0]
 
 
+def minv_via_document(model, q):
+    """Document 000's ABA with its error fixed, column by column."""
+    zero = np.zeros(model.nv)
+    a0 = kl.aba_doc000(model, q, zero, zero, fixed=("p",))
+    return np.column_stack([kl.aba_doc000(model, q, zero, e, fixed=("p",)) - a0 for e in np.eye(model.nv)])
+
+
 def minv_via_private_engine(model, q):
     from kinematics_lib.dynamics import algorithms
     return np.linalg.inv(algorithms._crba(model, q))
@@ -679,6 +686,17 @@ def regressor_via_crba_and_nonlinear_effects(q, qd, qdd, l1, l2, g):
     return np.column_stack([tau(2.0, 1.0) - tau(1.0, 1.0), tau(1.0, 2.0) - tau(1.0, 1.0)])
 
 
+def regressor_via_documents(q, qd, qdd, l1, l2, g):
+    """Documents 000 and 001's RNEA with every error fixed (one per column, to use both)."""
+    def model(m1, m2):
+        return kl.planar_chain_model([l1, l2], [m1, m2], gravity=(0.0, -g, 0.0))
+    tau0 = [kl.rnea_doc000(model(1.0, 1.0), q, qd, qdd, fixed=("z", "F", "n")),
+            kl.rnea_doc001(model(1.0, 1.0), q, qd, qdd, fixed=("R", "omega", "alpha", "a_c", "f", "n"))]
+    return np.column_stack([kl.rnea_doc000(model(2.0, 1.0), q, qd, qdd, fixed=("z", "F", "n")) - tau0[0],
+                            kl.rnea_doc001(model(1.0, 2.0), q, qd, qdd,
+                                           fixed=("R", "omega", "alpha", "a_c", "f", "n")) - tau0[1]])
+
+
 def regressor_via_two_link_arm(q, qd, qdd, l1, l2, g):
     def tau(m1, m2):
         return kl.TwoLinkArm(l1=l1, l2=l2, m1=m1, m2=m2, g=g).inverse_dynamics(q, qd, qdd)
@@ -731,7 +749,7 @@ ROUTES = {
     "05:ne_flops_mine": [flops_reference, flops_via_counts, flops_via_table],
     "05:loglog_slope": [slope_reference, slope_via_power_law],
     "05:predicted_slope": [predicted_via_fit_slope, predicted_via_power_law],
-    "05:inverse_mass_matrix": [minv_via_crba, minv_via_rnea_columns, minv_via_batch_aba_of_crba,
+    "05:inverse_mass_matrix": [minv_via_crba, minv_via_rnea_columns, minv_via_document, minv_via_batch_aba_of_crba,
                                minv_via_private_engine, minv_via_pinocchio],
     "05:inward_pass": [inward_reference, inward_via_module_alias],
     "06:dims_mine": [dims_via_models, dims_via_chain],
@@ -763,7 +781,8 @@ ROUTES = {
     "11:lugre_force_mine": [lugre_force_via_class, lugre_force_via_rate, lugre_force_via_document],
     "11:lugre_steady_state_mine": [lugre_steady_via_class, lugre_steady_via_stribeck],
     "11:mass_regressor_mine": [regressor_via_library_regressor, regressor_via_rnea,
-                                regressor_via_crba_and_nonlinear_effects, regressor_via_two_link_arm],
+                                regressor_via_crba_and_nonlinear_effects, regressor_via_documents,
+                                regressor_via_two_link_arm],
     "11:identify_masses_mine": [identify_via_library, identify_via_own_lstsq_on_library_regressor,
                                 identify_via_document],
 }
