@@ -241,7 +241,8 @@ def test_the_refusal_names_the_forbidden_function(student_kernel):
         return kl.dh_end_effector(kl.DHRobot(a=[a], alpha=[alpha], d=[d], theta=[0.0]), [theta])
 
     r = check_function(answer, honest, INPUTS, allow=[kl.dh_end_effector], forbid=[kl.dh_standard, kl.dh_standard])
-    assert r.message.endswith("calls the reference: kl.dh_standard is the reference of this exercise: write it yourself")
+    assert r.message.endswith("calls the reference: kl.dh_standard is the reference of this exercise: "
+                              "write it yourself")
     assert np.allclose(kl.dh_standard(1, 0.2, 0.3, 0.4), honest(1, 0.2, 0.3, 0.4))   # listed twice, restored
 
 

@@ -17,8 +17,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import math
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -734,7 +732,8 @@ def catch_and_retry(route):
 
 
 ROUTES = {
-    "02:dh_standard_mine": [dh_std_via_dispatcher, dh_std_via_one_row_robot, dh_std_via_sympy, dh_std_via_modified_robot],
+    "02:dh_standard_mine": [dh_std_via_dispatcher, dh_std_via_one_row_robot, dh_std_via_sympy,
+                            dh_std_via_modified_robot],
     "02:dh_modified_mine": [dh_mod_via_dispatcher, dh_mod_via_one_row_robot, dh_mod_via_sympy],
     "02:standard_to_modified_mine": [std_to_mod_reference, std_to_mod_via_module],
     "02:gimbal_angles_mine": [gimbal_reference, gimbal_via_module],
