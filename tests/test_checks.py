@@ -259,3 +259,14 @@ def test_a_table_that_holds_the_answer_can_be_forbidden(student_kernel):
     r = check_function(answer, ne.ne_flops, inputs, forbid=[ne.ne_flops, ne.NE_LINE_OPS])
     assert not r.passed and "kl.NE_LINE_OPS" in r.message and "holds this exercise's answer" in r.message
     assert ne.NE_LINE_OPS == table
+
+
+def test_a_thread_started_by_the_answer_is_gated_too(student_kernel):
+    from concurrent.futures import ThreadPoolExecutor
+
+    def answer(a, alpha, d, theta):
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(kl.dh_transform, a, alpha, d, theta).result()
+
+    r = check_function(answer, honest, INPUTS, allow=BLOCKS)
+    assert not r.passed and "calls the library" in r.message and "kl.dh_transform" in r.message
