@@ -7,6 +7,7 @@
     python3 tasks.py exercises   regenerate exercises/ from solutions/ (instructor)
     python3 tasks.py execute     re-execute chapters/ and solutions/ in place, then regenerate exercises/
     python3 tasks.py bench       run the performance benchmarks (every benchmarks/bench_*.py; not tests)
+    python3 tasks.py classroom --check   a local JupyterHub class, nbgrader release -> grade, end to end
 
 Each environment is (re)installed only when its requirement files changed, so a second run
 starts at once. Extra arguments after ``test`` go to pytest (e.g. ``-k jacobian``).
@@ -34,6 +35,7 @@ ENVS = {
     # name: (folder, requirement files)
     "student": (ROOT / ".venv", [REQ / "student.txt"]),
     "dev": (ROOT / ".venv-dev", [REQ / "student.txt", REQ / "dev.txt"]),
+    "classroom": (ROOT / ".venv-classroom", [REQ / "student.txt", REQ / "classroom.txt"]),
 }
 CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 
@@ -189,8 +191,46 @@ def cmd_bench(args) -> int:
     return rc
 
 
+def ensure_proxy() -> Path:
+    """configurable-http-proxy (JupyterHub's proxy) from npm, pinned by classroom/proxy's
+    package-lock.json, installed into .venv-classroom/proxy; skipped when nothing changed."""
+    src = ROOT / "classroom" / "proxy"
+    folder = ENVS["classroom"][0] / "proxy"
+    exe = folder / "node_modules" / ".bin" / "configurable-http-proxy"
+    files = [src / "package.json", src / "package-lock.json"]
+    digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
+    stamp = folder / ".installed"
+    if exe.exists() and stamp.exists() and stamp.read_text() == digest:
+        return exe
+    npm = shutil.which("npm")
+    if not npm:
+        sys.exit("the classroom needs Node.js >= 20 and npm (for configurable-http-proxy)")
+    folder.mkdir(parents=True, exist_ok=True)
+    for f in files:
+        shutil.copyfile(f, folder / f.name)
+    run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], cwd=folder)
+    stamp.write_text(digest)
+    return exe
+
+
+def cmd_classroom(args) -> int:
+    """--check: the end-to-end classroom test (tools/classroom.py); --bench N…: the capacity
+    benchmark (benchmarks/bench_classroom.py). Installs .venv-classroom and the proxy first."""
+    if not args or args[0] not in ("--check", "--bench"):
+        print(cmd_classroom.__doc__)
+        return 2
+    py = ensure_env("classroom")
+    ensure_proxy()
+    if args[0] == "--check":
+        cmd = [py, ROOT / "tools" / "classroom.py", "check", *args[1:]]
+    else:
+        cmd = [py, ROOT / "benchmarks" / "bench_classroom.py", *args[1:]]
+    say(" ".join(str(c) for c in cmd))
+    return subprocess.call([str(c) for c in cmd], cwd=ROOT)
+
+
 COMMANDS = {"lab": cmd_lab, "work": cmd_work, "test": cmd_test, "exercises": cmd_exercises,
-            "execute": cmd_execute, "bench": cmd_bench}
+            "execute": cmd_execute, "bench": cmd_bench, "classroom": cmd_classroom}
 
 
 def main(argv: list[str]) -> int:
