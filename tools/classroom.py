@@ -427,9 +427,10 @@ class Kernel:
         await self.client.request("DELETE", self.client.server(f"/api/kernels/{self.id}"), ok=None)
 
 
-async def run_notebook(client: Client, path: str) -> tuple[dict, int]:
+async def run_notebook(client: Client, path: str, keep_kernel: bool = False) -> tuple[dict, int]:
     """Open a notebook on the user's server, run every code cell in its kernel (as Run All
-    does, going on past errors), save it with the outputs; returns (notebook, cells that raised)."""
+    does, going on past errors), save it with the outputs; returns (notebook, cells that raised).
+    keep_kernel: leave the kernel running, as a notebook left open in JupyterLab."""
     model = await client.contents_get(path)
     nb = model["content"]
     kernel = await Kernel.start(client, path)
@@ -443,7 +444,10 @@ async def run_notebook(client: Client, path: str) -> tuple[dict, int]:
             cell["outputs"], cell["execution_count"] = outputs, count
             errors += any(o["output_type"] == "error" for o in outputs)
     finally:
-        await kernel.close()
+        if keep_kernel:
+            kernel.ws.close()
+        else:
+            await kernel.close()
     await client.upload_notebook(path, nb)
     return nb, errors
 
@@ -526,7 +530,16 @@ async def classroom_cycle(hub: Hub) -> list[str]:
         expect(await login(hub, user, hub.password) == 302, f"{user} logs in with the password")
     expect(await login(hub, "alice", "not-the-password") == 403, "a wrong password is refused")
 
+    # A student who already has a file of the collection keeps it (the hub copies the rest).
+    mine = hub.home("carol") / "chapters" / "01_introduction.ipynb"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
     started = await asyncio.gather(*(start_server(admin, u) for u in users))
+    handed_out = sorted(p.name for p in (hub.home("alice") / "exercises").glob("*.ipynb"))
+    expect(handed_out == sorted(p.name for p in (ROOT / "exercises").glob("*.ipynb")),
+           f"each new home gets the collection ({len(handed_out)} exercises in alice's)")
+    expect(mine.read_text().startswith('{"cells": []') and (mine.parent / "05_newton_euler_recursive.ipynb").exists(),
+           "a file the student already had is not overwritten; the missing ones are copied")
     say("servers ready in " + ", ".join(f"{u} {t:.1f} s" for u, t in zip(users, started)))
     tokens = {u: await user_token(admin, u) for u in users}
     client = {u: Client(hub, tokens[u], u) for u in users}
@@ -591,9 +604,11 @@ async def classroom_cycle(hub: Hub) -> list[str]:
               ("carol", INSTRUCTOR, f"kinematics-course/source/{ASSIGNMENT}/{EXERCISE}"),
               ("alice", INSTRUCTOR, "kinematics-course/gradebook.db")]
     for reader, owner, path in probes:
+        own = await client[owner].contents_get(path, ok=None)
         code = await client[reader].contents_get(path, user=owner, ok=None)
-        expect(code in (403, 404) and not isinstance(code, dict),
-               f"{reader}'s token cannot read {owner}'s {path or 'home'} (HTTP {code})")
+        expect(isinstance(own, dict) and code in (403, 404),
+               f"{reader}'s token cannot read {owner}'s {path or 'home'} (HTTP {code}; "
+               f"{owner}'s own token: {'200' if isinstance(own, dict) else own})")
     resp = await Client(hub, "not-a-token").request("GET", client["alice"].server("/api/contents/"), ok=None)
     expect(resp.code in (302, 403), f"no valid token: refused (HTTP {resp.code})")
     code = (await client["bob"].request("GET", f"{hub.url}/hub/api/users/alice", ok=None)).code
