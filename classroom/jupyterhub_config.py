@@ -32,17 +32,18 @@ by KL_HUB_OVERRIDES: dummy login, shared-account spawner, temporary folders, 127
 """
 
 import os
-import shutil
 import sys
 from pathlib import Path
 from urllib.parse import urlparse
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hand_out import hand_out  # noqa: E402  (classroom/hand_out.py: copies chapters/ and exercises/, never replaces)
 
 c = get_config()  # noqa: F821  (JupyterHub provides it)
 
 COURSE_ID = os.environ.get("KL_COURSE_ID", "kinematics")
 EXCHANGE = Path(os.environ.get("KL_NBGRADER_EXCHANGE", "/srv/nbgrader/exchange"))
 COLLECTION = Path(os.environ.get("KL_COLLECTION", "/opt/kinematics-notebooks"))
-HANDED_OUT = ("chapters", "exercises")   # what each home gets; never solutions/
 INSTRUCTORS = {n.strip() for n in os.environ.get("KL_INSTRUCTORS", "instructor").split(",") if n.strip()}
 
 # --- who logs in -----------------------------------------------------------------------------
@@ -92,36 +93,9 @@ def ensure_exchange() -> None:
         os.chmod(EXCHANGE, 0o777)
 
 
-def hand_out_collection(spawner) -> None:
-    """Copy chapters/ and exercises/ into the user's home; never replace an existing file."""
-    home = user_home(spawner)
-    owner = owner_of(spawner)
-    if not home.exists():
-        home.mkdir(parents=True, mode=0o700)
-        if owner:
-            os.chown(home, *owner)
-    for folder in HANDED_OUT:
-        src_root = COLLECTION / folder
-        for src in sorted(src_root.rglob("*")) if src_root.is_dir() else []:
-            if ".ipynb_checkpoints" in src.parts:
-                continue
-            dst = home / src.relative_to(COLLECTION)
-            if src.is_dir():
-                dst.mkdir(parents=True, exist_ok=True)
-            elif not dst.exists() and not dst.is_symlink():   # the student's file wins
-                dst.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(src, dst)
-            else:
-                continue
-            if owner:
-                os.chown(dst, *owner)
-                if dst.parent != home:
-                    os.chown(dst.parent, *owner)
-
-
 def pre_spawn(spawner) -> None:
     ensure_exchange()
-    hand_out_collection(spawner)
+    hand_out(COLLECTION, user_home(spawner), owner_of(spawner))
 
 
 c.Spawner.pre_spawn_hook = pre_spawn
