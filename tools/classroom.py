@@ -638,6 +638,9 @@ def check(keep: bool = False) -> int:
         left = hub.alive_processes()
         if left:
             failures.append(f"{left} processes of the run still alive after stop")
+        log = work / "hub.log"
+        if failures and log.exists():   # the hub's side of the story, before the folder goes
+            say("last lines of hub.log:\n" + "\n".join(log.read_text(errors="replace").splitlines()[-40:]))
         if not keep:
             subprocess.run(["rm", "-rf", str(work)], check=False)
         else:
