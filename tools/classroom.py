@@ -630,7 +630,7 @@ def check(keep: bool = False) -> int:
     try:
         hub.start()
         failures = asyncio.run(classroom_cycle(hub))
-    except Exception as exc:   # report, then stop everything
+    except (Exception, KeyboardInterrupt) as exc:   # report (SIGTERM/SIGINT too), then stop everything
         failures.append(f"{type(exc).__name__}: {exc}")
         say(f"ERROR {type(exc).__name__}: {exc}")
     finally:
