@@ -42,8 +42,8 @@ except ImportError:
     sys.exit(0)
 
 
-def memory_by_user(hub: Hub) -> dict[str, tuple[float, float]]:
-    """user -> (RSS MB, USS MB) summed over that user's server and kernels."""
+def memory_by_user(hub: Hub) -> dict[str, tuple[float, float, float]]:
+    """user -> (RSS MB, USS MB, CPU seconds so far) summed over that user's server and kernels."""
     out: dict[str, list[float]] = {}
     for proc in psutil.process_iter(["pid"]):
         try:
@@ -51,18 +51,25 @@ def memory_by_user(hub: Hub) -> dict[str, tuple[float, float]]:
             if env.get("KL_CLASSROOM_RUN") != hub.marker or "JUPYTERHUB_USER" not in env:
                 continue
             mem = proc.memory_full_info()
+            cpu = proc.cpu_times()
         except (psutil.Error, OSError):
             continue
-        acc = out.setdefault(env["JUPYTERHUB_USER"], [0.0, 0.0])
+        acc = out.setdefault(env["JUPYTERHUB_USER"], [0.0, 0.0, 0.0])
         acc[0] += mem.rss / 2**20
         acc[1] += mem.uss / 2**20
-    return {u: (r, s) for u, (r, s) in out.items()}
+        acc[2] += cpu.user + cpu.system
+    return {u: tuple(v) for u, v in out.items()}
 
 
-def summary(mem: dict[str, tuple[float, float]], users: list[str]) -> str:
-    rss = [mem.get(u, (0, 0))[0] for u in users]
-    uss = [mem.get(u, (0, 0))[1] for u in users]
+def summary(mem: dict[str, tuple[float, float, float]], users: list[str]) -> str:
+    rss = [mem.get(u, (0, 0, 0))[0] for u in users]
+    uss = [mem.get(u, (0, 0, 0))[1] for u in users]
     return f"{statistics.median(uss):.0f} / {statistics.median(rss):.0f}"
+
+
+def cpu_seconds(mem: dict[str, tuple[float, float, float]], users: list[str]) -> float:
+    """Median over students of the CPU seconds their server and kernels have used so far."""
+    return statistics.median(mem.get(u, (0, 0, 0))[2] for u in users)
 
 
 async def one_class(hub: Hub, n: int) -> dict:
@@ -96,7 +103,8 @@ async def one_class(hub: Hub, n: int) -> dict:
         result[chapter] = memory_by_user(hub)
         result[chapter + " s"] = (statistics.median(ok) if ok else float("nan"), max(ok) if ok else float("nan"))
         say(f"N={n}: {chapter} done by {len(ok)} students, median {result[chapter + ' s'][0]:.0f} s, "
-            f"last {result[chapter + ' s'][1]:.0f} s; USS/RSS MB {summary(result[chapter], up)}")
+            f"last {result[chapter + ' s'][1]:.0f} s; USS/RSS MB {summary(result[chapter], up)}; "
+            f"CPU s per student so far {cpu_seconds(result[chapter], up):.0f}")
     result["all_s"] = time.monotonic() - t1
     result["users"] = up
     result["failures"] = failures
@@ -125,8 +133,9 @@ def main(argv: list[str]) -> int:
     print(f"{psutil.cpu_count()} cores, {psutil.virtual_memory().total / 2**30:.0f} GB; "
           "memory per student = median over students of (server + kernels), USS / RSS in MB")
     print("| N | all servers ready | idle | after ch. 5 | after ch. 8 (both open) | ch. 5 median / last | "
-          "ch. 8 median / last | both chapters, all students | machine memory in use | failures |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          "ch. 8 median / last | both chapters, all students | CPU s per student (idle, +ch. 5, +ch. 8) | "
+          "machine memory in use | failures |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         if "error" in r:
             print(f"| {r['n']} | {r['error']} |")
@@ -135,7 +144,10 @@ def main(argv: list[str]) -> int:
         c5, c8 = (r[c + " s"] for c in CHAPTERS)
         print(f"| {r['n']} | {r['ready_s']:.0f} s | {summary(r['idle'], u)} | {summary(r[CHAPTERS[0]], u)} | "
               f"{summary(r[CHAPTERS[1]], u)} | {c5[0]:.0f} / {c5[1]:.0f} s | {c8[0]:.0f} / {c8[1]:.0f} s | "
-              f"{r['all_s']:.0f} s | {r['machine_used_gb']:.1f} GB | {len(r['failures'])} |")
+              f"{r['all_s']:.0f} s | {cpu_seconds(r['idle'], u):.0f}, "
+              f"+{cpu_seconds(r[CHAPTERS[0]], u) - cpu_seconds(r['idle'], u):.0f}, "
+              f"+{cpu_seconds(r[CHAPTERS[1]], u) - cpu_seconds(r[CHAPTERS[0]], u):.0f} | "
+              f"{r['machine_used_gb']:.1f} GB | {len(r['failures'])} |")
         for f in r["failures"][:10]:
             print(f"  failure: {f}")
     return 0
