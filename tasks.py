@@ -9,6 +9,7 @@
     python3 tasks.py bench       run the performance benchmarks (every benchmarks/bench_*.py; not tests)
     python3 tasks.py points      print the points per exercise notebook (the README's table; any Python)
     python3 tasks.py site        build the book web site site/ (open site/index.html); --with-solutions for instructors
+    python3 tasks.py classroom --check   a local JupyterHub class, nbgrader release -> grade, end to end
 
 Each environment is (re)installed only when its requirement files changed, so a second run
 starts at once. Extra arguments after ``test`` go to pytest (e.g. ``-k jacobian``).
@@ -40,6 +41,7 @@ ENVS = {
     "student": (ROOT / ".venv", [REQ / "student.txt"]),
     "dev": (ROOT / ".venv-dev", [REQ / "student.txt", REQ / "dev.txt"]),
     "docs": (ROOT / ".venv-docs", [REQ / "docs.txt"]),   # the book site (Sphinx); Python >= 3.11
+    "classroom": (ROOT / ".venv-classroom", [REQ / "student.txt", REQ / "classroom.txt"]),
 }
 DOCS_PYTHON = (3, 11)   # Sphinx 9 and sphinx-book-theme 1.4 need it
 CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -254,8 +256,47 @@ def cmd_site(args) -> int:
     return subprocess.call([str(py), str(ROOT / "tools" / "site.py"), *args], cwd=ROOT)
 
 
+def ensure_proxy() -> Path:
+    """configurable-http-proxy (JupyterHub's proxy) from npm, pinned by classroom/proxy's
+    package-lock.json, installed into .venv-classroom/proxy; skipped when nothing changed."""
+    src = ROOT / "classroom" / "proxy"
+    folder = ENVS["classroom"][0] / "proxy"
+    exe = folder / "node_modules" / ".bin" / "configurable-http-proxy"
+    files = [src / "package.json", src / "package-lock.json"]
+    digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
+    stamp = folder / ".installed"
+    if exe.exists() and stamp.exists() and stamp.read_text() == digest:
+        return exe
+    npm = shutil.which("npm")
+    if not npm:
+        sys.exit("the classroom needs Node.js >= 20 and npm (for configurable-http-proxy)")
+    folder.mkdir(parents=True, exist_ok=True)
+    for f in files:
+        shutil.copyfile(f, folder / f.name)
+    run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], cwd=folder)
+    stamp.write_text(digest)
+    return exe
+
+
+def cmd_classroom(args) -> int:
+    """--check: the end-to-end classroom test (tools/classroom.py); --bench N…: the capacity
+    benchmark (benchmarks/bench_classroom.py). Installs .venv-classroom and the proxy first."""
+    if not args or args[0] not in ("--check", "--bench"):
+        print(cmd_classroom.__doc__)
+        return 2
+    py = ensure_env("classroom")
+    ensure_proxy()
+    if args[0] == "--check":
+        cmd = [py, ROOT / "tools" / "classroom.py", "check", *args[1:]]
+    else:
+        cmd = [py, ROOT / "benchmarks" / "bench_classroom.py", *args[1:]]
+    say(" ".join(str(c) for c in cmd))
+    return subprocess.call([str(c) for c in cmd], cwd=ROOT)
+
+
 COMMANDS = {"lab": cmd_lab, "work": cmd_work, "test": cmd_test, "exercises": cmd_exercises,
-            "execute": cmd_execute, "bench": cmd_bench, "points": cmd_points, "site": cmd_site}
+            "execute": cmd_execute, "bench": cmd_bench, "points": cmd_points, "site": cmd_site,
+            "classroom": cmd_classroom}
 
 
 def main(argv: list[str]) -> int:
