@@ -903,6 +903,7 @@ NOT_CALLED = {
     "LegGeometry": "result record of leg_geometry",
     "LandingResult": "result record of simulate_landing",
     "InputError": "the exception class of the contract itself",
+    "PhysicsWarning": "a warning class (raised by load_urdf, never called)",
     "LCPResult": "result record of solve_lcp",
     "FourBarRun": "result record of simulate_four_bar",
     "ContactStep": "result record of contact_step",

@@ -532,7 +532,7 @@ def _check_D(model: Model, D: np.ndarray) -> None:
     """D_i = s^T IA_i s > 0 for every body (level order, (nb, [N])) (RBDA Table 7.1); zero when
     the joint moves a massless subtree."""
     tol = model._derived["inertia_tol"]
-    if D.min() > tol:
+    if D.min(initial=np.inf) > tol:
         return
     small = np.flatnonzero(np.any(D <= tol, axis=tuple(range(1, D.ndim))))
     if not small.size:  # no zero D: a non-finite one came from huge inputs
