@@ -249,6 +249,7 @@ BUILDERS = {
     "tau": _nv(10),
     "link_name": _link_name,
     "rng": lambda ctx: Arg(rng(11), Kind("rng")),
+    "f_ext": lambda ctx: Arg(rng(40).normal(size=(ctx.obj.nb, 6)), Kind("array")) if ctx.kind == "model" else None,
     "R": _fixed(_rotation(12), "rotation"),
     "R_AB": _fixed(_rotation(13), "rotation"),
     "T": _fixed(_transform(14), "transform"),
