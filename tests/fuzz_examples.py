@@ -430,6 +430,12 @@ EXAMPLES = {
     "crm": [dict(v=np.array([0.1, 0.2, -0.3, 0.4, -0.5, 0.6])), dict(v=Arg(rng(22).normal(size=(3, 6)), Kind("free")))],
     "crf": [dict(v=np.array([0.1, 0.2, -0.3, 0.4, -0.5, 0.6]))],
     "cross_motion": [dict(v=Arg(rng(23).normal(size=(3, 6)), Kind("free")), m=Arg(rng(24).normal(size=(3, 6)), Kind("free")))],
+    "se3_vee": [dict(X=Arg(kl.se3_hat([0.1, -0.2, 0.3, 0.4, 0.5, -0.6]), Kind("array")))],
+    "slerp": [dict(q0=Arg(np.array([0.1, 0.2, 0.3, 0.927]) / np.linalg.norm([0.1, 0.2, 0.3, 0.927]), Kind("quaternion")),
+                   q1=Arg(np.array([-0.3, 0.1, 0.0, 0.949]) / np.linalg.norm([-0.3, 0.1, 0.0, 0.949]), Kind("quaternion")),
+                   s=Arg(0.3, Kind("scalar", skip=("an array",)))),
+              dict(q0=Arg(np.array([0.0, 0.0, 0.0, 1.0]), Kind("quaternion")),
+                   q1=Arg(np.array([0.0, 0.0, 1.0, 0.0]), Kind("quaternion")), s=Arg(np.linspace(0, 1, 5), Kind("free")))],
     "apply_each": [dict(M=Arg(rng(25).normal(size=(3, 6, 6)), Kind("free")), x=Arg(rng(26).normal(size=(3, 6)), Kind("free")))],
     # arms
     "DHRobot": [dict(a=np.array([0.0, 0.4, 0.1]), alpha=np.array([np.pi / 2, 0.0, -np.pi / 2]),

@@ -14,7 +14,8 @@ from .model import Model, _free_joint_pose, _joint_coefficients, _joint_coordina
 from ..geometry.rotations import quat_to_matrix, so3_exp
 from ..geometry.spatial import motion_transform
 
-__all__ = ["joint_transform", "forward_kinematics", "frame_placement", "frame_jacobian", "frame_names"]
+__all__ = ["joint_transform", "forward_kinematics", "frame_placement", "frame_jacobian", "frame_names",
+           "frame_jacobian_time_variation"]
 
 
 def joint_transform(model: Model, i: int, q_i) -> np.ndarray:
@@ -162,3 +163,49 @@ def frame_jacobian(model: Model, q, link_name: str) -> np.ndarray:
     J[..., :3, dofs] = v.transpose(axes)
     J[..., 3:, dofs] = w.transpose(axes)
     return check.finite_result(J, "J", "q")
+
+
+def frame_jacobian_time_variation(model: Model, q, v, link_name: str) -> np.ndarray:
+    """dJ/dt (6, nv): the time derivative of :func:`frame_jacobian` along the motion q(t) with
+    velocity v, in the same convention (frame origin, world-aligned axes, rows [linear; angular];
+    Pinocchio's ``getFrameJacobianTimeVariation(..., LOCAL_WORLD_ALIGNED)``).
+
+    Column k belongs to the joint of body c, with w_k = R_c s_w and v_k = R_c s_v + w_k x (p - p_c)
+    (see :func:`frame_jacobian`); since s_v, s_w are constant in body c's frame,
+
+        dw_k/dt = omega_c x w_k,
+        dv_k/dt = omega_c x (R_c s_v) + dw_k/dt x (p - p_c) + w_k x (pdot - pdot_c),
+
+    with omega_c, pdot_c the angular velocity and origin velocity of body c and pdot that of the
+    frame origin (world axes, rad/s and m/s). Then [pddot; omegadot] = J a + Jdot v: ``Jdot @ v``
+    is the velocity-product (bias) acceleration of the frame origin that task-space control
+    subtracts. q (nq,), v (nv,); units of Jdot: those of J per second.
+    """
+    body, T_BF = _frame(model, link_name)
+    q, v = state(model, q, v, batch=False)
+    dJ = np.zeros((6, model.nv))
+    if body < 0:
+        return dJ
+    T_WF, T = _frame_pose(model, q, body, T_BF)
+    dofs, where, s = model._derived["support_dofs"][body]  # where: chain position of each dof's body
+    Tk = T[where]
+    Rs = Tk[:, :3, :3] @ s  # (nd, 3, 2)
+    sv, w = Rs[..., 0], Rs[..., 1]
+    pk, p = Tk[:, :3, 3], T_WF[:3, 3]
+    vd = v[dofs][:, None]
+    n_chain = T.shape[0]
+    # cumulative sums along the chain (root first): omega_c, and pdot_c = A_c + omega_c x p_c - B_c
+    omega, A, B = (np.zeros((n_chain, 3)) for _ in range(3))
+    np.add.at(omega, where, w * vd)
+    np.add.at(A, where, sv * vd)
+    np.add.at(B, where, np.cross(w * vd, pk))
+    omega, A, B = (np.cumsum(x, axis=0) for x in (omega, A, B))
+    p_chain = T[:, :3, 3]
+    pdot_chain = A + np.cross(omega, p_chain) - B
+    pdot = (sv * vd).sum(axis=0) + np.cross((w * vd).sum(axis=0), p) - np.cross(w * vd, pk).sum(axis=0)
+    om, pd = omega[where], pdot_chain[where]
+    dw = np.cross(om, w)
+    dv = np.cross(om, sv) + np.cross(dw, p - pk) + np.cross(w, pdot - pd)
+    dJ[:3, dofs] = dv.T
+    dJ[3:, dofs] = dw.T
+    return check.finite_result(dJ, "dJ/dt", "q, v")

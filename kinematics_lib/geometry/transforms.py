@@ -163,8 +163,8 @@ def slerp(q0, q1, s) -> np.ndarray:
     q0 = check.unit_quaternion(q0, "q0")
     q1 = check.unit_quaternion(q1, "q1")
     s_arr = check._finite(check._array(s, "s"), "s")
-    if s_arr.ndim > 1:
-        raise check.InputError(f"s must be a number or a 1-D array of numbers, got shape {s_arr.shape}")
+    if s_arr.ndim > 1 or s_arr.size == 0:
+        raise check.InputError(f"s must be a number or a non-empty 1-D array of numbers, got shape {s_arr.shape}")
     q0, q1 = q0 / np.linalg.norm(q0), q1 / np.linalg.norm(q1)
     r = quat_multiply(np.array([-q0[0], -q0[1], -q0[2], q0[3]]), q1)  # q0^-1 q1
     if r[3] < 0.0:  # q and -q are one rotation: take the shorter arc
