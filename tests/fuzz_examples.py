@@ -438,6 +438,12 @@ EXAMPLES = {
                    q1=Arg(np.array([0.0, 0.0, 1.0, 0.0]), Kind("quaternion")), s=Arg(np.linspace(0, 1, 5), Kind("free")))],
     "apply_each": [dict(M=Arg(rng(25).normal(size=(3, 6, 6)), Kind("free")), x=Arg(rng(26).normal(size=(3, 6)), Kind("free")))],
     # arms
+    "fk_poe": [dict(M=_transform(62), screws=Arg(np.array([[0, 0, 1, 0, 0, 0], [0, -0.3, 0, 0, 1, 0],
+                                                             [0.2, 0, 0, 0, 0, 0]], float).T, Kind("array")),
+                    q=Arg(np.array([0.3, -0.2, 0.1]), Kind("array")))],
+    "jacobian_poe": [dict(screws=Arg(np.array([[0, 0, 1, 0, 0, 0], [0, -0.3, 0, 0, 1, 0],
+                                               [0.2, 0, 0, 0, 0, 0]], float).T, Kind("array")),
+                          q=Arg(np.array([0.3, -0.2, 0.1]), Kind("array")))],
     "cubic_time_scaling": [dict(duration=Arg(2.0, Kind("scalar", physical="positive")),
                                 t=Arg(0.6, Kind("scalar", skip=("an array",)))),
                            dict(duration=Arg(2.0, Kind("scalar", physical="positive")),

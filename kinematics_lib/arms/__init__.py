@@ -4,7 +4,7 @@ the gimbal, robot tables (PUMA 560, Panda, UR5), products of exponentials and tr
 Imports only ``geometry``.
 """
 
-from . import dh, symbolic, kinematics, ik, gimbal, robots, trajectories
+from . import dh, symbolic, kinematics, ik, gimbal, robots, trajectories, poe
 from .dh import *  # noqa: F401,F403
 from .symbolic import *  # noqa: F401,F403
 from .kinematics import *  # noqa: F401,F403
@@ -12,6 +12,7 @@ from .ik import *  # noqa: F401,F403
 from .gimbal import *  # noqa: F401,F403
 from .robots import *  # noqa: F401,F403
 from .trajectories import *  # noqa: F401,F403
+from .poe import *  # noqa: F401,F403
 
 __all__ = [*dh.__all__, *symbolic.__all__, *kinematics.__all__, *ik.__all__, *gimbal.__all__, *robots.__all__,
-           *trajectories.__all__]
+           *trajectories.__all__, *poe.__all__]

@@ -15,7 +15,7 @@ from ..geometry.rotations import quat_to_matrix, so3_exp
 from ..geometry.spatial import motion_transform
 
 __all__ = ["joint_transform", "forward_kinematics", "frame_placement", "frame_jacobian", "frame_names",
-           "frame_jacobian_time_variation"]
+           "frame_jacobian_time_variation", "screw_axes"]
 
 
 def joint_transform(model: Model, i: int, q_i) -> np.ndarray:
@@ -209,3 +209,35 @@ def frame_jacobian_time_variation(model: Model, q, v, link_name: str) -> np.ndar
     dJ[:3, dofs] = dv.T
     dJ[3:, dofs] = dw.T
     return check.finite_result(dJ, "dJ/dt", "q, v")
+
+
+def screw_axes(model: Model, link_name: str, space: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(M (4, 4), screws (6, nv)): the frame's home pose and the joints' screw axes, for
+    :func:`kinematics_lib.fk_poe` and :func:`kinematics_lib.jacobian_poe`.
+
+    M = T_WF at q = 0 (the neutral configuration); column k is the unit screw [v; w] of velocity
+    coordinate k at q = 0: space=True in the world frame, S_k = Ad(T_Wc(0)) s_k (body c owns
+    coordinate k, s_k its motion subspace in the body frame); space=False in the frame F itself,
+    B_k = Ad(M^-1) S_k. Joints that do not move the frame get zero columns, so that
+    ``fk_poe(M, S, q) == frame_placement(model, q, link_name)`` for the model's full q.
+    The model must have a fixed base and one-dof joints only (nq = nv: a free joint is no screw).
+    """
+    body, T_BF = _frame(model, link_name)
+    space = check.flag(space, "space")
+    if model.floating_base:
+        raise check.InputError("model must have a fixed base for screw axes (a free joint is not one screw); "
+                               "use a fixed-base model, e.g. load_urdf(path) or subtree_model")
+    q0 = np.zeros(model.nq)
+    S = np.zeros((6, model.nv))
+    if body < 0:
+        return np.array(T_BF), S
+    M, T = _frame_pose(model, q0, body, T_BF)
+    dofs, where, s = model._derived["support_dofs"][body]  # s (nd, 3, 2): [s_v, s_w] in the body frame
+    R, p = T[where, :3, :3], T[where, :3, 3]
+    w = (R @ s[..., 1:])[..., 0]
+    v = (R @ s[..., :1])[..., 0] + np.cross(p, w)
+    S[:3, dofs], S[3:, dofs] = v.T, w.T
+    if not space:
+        R_M, p_M = M[:3, :3], M[:3, 3]  # Ad(M^-1) = [[R^T, -R^T [p]x], [0, R^T]]
+        S = np.vstack([R_M.T @ (S[:3] - np.cross(p_M, S[3:].T).T), R_M.T @ S[3:]])
+    return np.array(M), S
