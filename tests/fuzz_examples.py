@@ -444,6 +444,8 @@ EXAMPLES = {
     "jacobian_poe": [dict(screws=Arg(np.array([[0, 0, 1, 0, 0, 0], [0, -0.3, 0, 0, 1, 0],
                                                [0.2, 0, 0, 0, 0, 0]], float).T, Kind("array")),
                           q=Arg(np.array([0.3, -0.2, 0.1]), Kind("array")))],
+    "point_to_point_reference": [dict(q_start=Arg(np.array([0.0, 0.3]), Kind("free")), q_goal=np.array([0.8, 0.9]),
+                                      duration=Arg(1.5, Kind("scalar", physical="positive")), method="cubic")],
     "cubic_time_scaling": [dict(duration=Arg(2.0, Kind("scalar", physical="positive")),
                                 t=Arg(0.6, Kind("scalar", skip=("an array",)))),
                            dict(duration=Arg(2.0, Kind("scalar", physical="positive")),

@@ -97,3 +97,23 @@ def test_bad_input():
         kl.cubic_time_scaling(0.0, 0.5)
     with pytest.raises(kl.InputError, match="q1"):
         kl.joint_trajectory([0.0, 1.0], [1.0], 1.0, 5)
+
+
+@pytest.mark.parametrize("method", sorted(SCALINGS))
+def test_point_to_point_reference_is_the_joint_trajectory_in_time(method):
+    q0, q1 = np.array([0.0, 0.3]), np.array([0.8, 0.9])
+    ref = kl.point_to_point_reference(q0, q1, 1.5, method=method)
+    t, q, qd, qdd = kl.joint_trajectory(q0, q1, 1.5, 7, method=method)
+    for k in range(7):
+        got = ref(t[k])
+        assert np.allclose(got[0], q[k]) and np.allclose(got[1], qd[k]) and np.allclose(got[2], qdd[k])
+    assert np.allclose(ref(5.0)[0], q1) and not ref(5.0)[1].any()
+
+
+def test_computed_torque_tracks_a_point_to_point_move_exactly():
+    """With the exact model and a start on the reference the tracking error stays at rounding level."""
+    arm = kl.TwoLinkArm()
+    ref = kl.point_to_point_reference([0.0, 0.3], [0.8, 0.9], 1.5)
+    Kp, Kd = kl.pd_gains(20.0, 1.0)
+    run = kl.simulate_continuous(arm, kl.computed_torque_controller(arm, ref, Kp, Kd), [0.0, 0.3], [0.0, 0.0], 2.0, 1e-3)
+    assert np.abs(np.array([ref(t)[0] for t in run.t]) - run.q).max() < 1e-9
