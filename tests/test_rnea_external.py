@@ -78,3 +78,21 @@ def test_bad_wrenches_are_refused(bad, message):
     q = kl.neutral_configuration(model)
     with pytest.raises(kl.InputError, match=message):
         kl.rnea(model, q, np.zeros(model.nv), np.zeros(model.nv), f_ext=bad)
+
+
+def test_external_wrenches_of_foot_forces_give_the_static_torques():
+    """Ground forces on the feet as f_ext: RNEA at rest gives zero base wrench and the joint torques
+    of kl.static_joint_torques (g - J_c^T f)."""
+    model = kl.load_urdf(kl.anymal_b_urdf(), floating_base=True)
+    q = kl.neutral_configuration(model)
+    q[2] = 0.5
+    feet = kl.ANYMAL_FEET
+    F = kl.static_equilibrium_forces(model, q, feet, 0.7)
+    W = kl.external_wrenches(model, q, feet, F)
+    assert W.shape == (model.nb, 6) and np.count_nonzero(np.abs(W).sum(axis=1)) == 4
+    zero = np.zeros(model.nv)
+    tau = kl.rnea(model, q, zero, zero, f_ext=W)
+    assert np.allclose(tau[:6], 0.0, atol=1e-8)
+    assert np.allclose(tau[6:], kl.static_joint_torques(model, q, feet, F), atol=1e-9)
+    expected = kl.gravity_torque(model, q) - kl.contact_jacobian(model, q, feet).T @ F.ravel()
+    assert np.allclose(tau, expected, atol=1e-9)

@@ -17,7 +17,7 @@ __all__ = ["puma560", "PUMA_SHOULDER_HEIGHT", "panda", "ur5"]
 
 #: height of the PUMA 560 shoulder axis above its mounting surface (m): 26.45 in, the value of the
 #: Robotics Toolbox's Puma560 model (Corke and Armstrong-Helouvry 1994) that puma560() cites
-PUMA_SHOULDER_HEIGHT = 26.45 * 0.0254  # = 0.67183 m
+PUMA_SHOULDER_HEIGHT = 0.67183  # = 26.45 * 0.0254 m
 
 
 def puma560() -> DHRobot:

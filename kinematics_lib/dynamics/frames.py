@@ -15,7 +15,7 @@ from ..geometry.rotations import quat_to_matrix, so3_exp
 from ..geometry.spatial import motion_transform
 
 __all__ = ["joint_transform", "forward_kinematics", "frame_placement", "frame_jacobian", "frame_names",
-           "frame_jacobian_time_variation", "screw_axes"]
+           "frame_jacobian_time_variation", "screw_axes", "external_wrenches"]
 
 
 def joint_transform(model: Model, i: int, q_i) -> np.ndarray:
@@ -241,3 +241,29 @@ def screw_axes(model: Model, link_name: str, space: bool = True) -> tuple[np.nda
         R_M, p_M = M[:3, :3], M[:3, 3]  # Ad(M^-1) = [[R^T, -R^T [p]x], [0, R^T]]
         S = np.vstack([R_M.T @ (S[:3] - np.cross(p_M, S[3:].T).T), R_M.T @ S[3:]])
     return np.array(M), S
+
+
+def external_wrenches(model: Model, q, frames, forces) -> np.ndarray:
+    """f_ext (nb, 6) for :func:`kinematics_lib.rnea`: forces applied at frame origins, as wrenches
+    on the bodies that carry the frames.
+
+    frames: k frame names (e.g. the feet); forces (k, 3): each force in world axes, N, applied at
+    its frame's origin p_F. Body b (pose R_b, p_b in the world) receives, in its own frame and about
+    its origin, f = R_b^T F and n = R_b^T ((p_F - p_b) x F), summed over its frames; a frame fixed to
+    the world (body -1) passes nothing on. q (nq,): the configuration that places the frames.
+    """
+    check.model(model)
+    (q,) = state(model, q, batch=False)
+    if isinstance(frames, str) or not hasattr(frames, "__len__") or len(frames) == 0:
+        raise check.InputError(f"frames must be a non-empty sequence of frame names, got {check.describe(frames)}")
+    F = check.matrix(forces, (len(frames), 3), "forces")
+    W = np.zeros((model.nb, 6))
+    for name, force in zip(frames, F):
+        body, T_BF = _frame(model, name)
+        if body < 0:
+            continue
+        T_WF, T = _frame_pose(model, q, body, T_BF)
+        R, p = T[-1][:3, :3], T[-1][:3, 3]
+        W[body, :3] += R.T @ force
+        W[body, 3:] += R.T @ np.cross(T_WF[:3, 3] - p, force)
+    return check.finite_result(W, "f_ext", "q, forces")
