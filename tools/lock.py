@@ -33,7 +33,7 @@ def main(new, old):
     a, b = read(new), read(old)
     lines = []
     for key in sorted(set(a) | set(b)):
-        if key in ("pip", "setuptools", "wheel", "kinematics-lib"):
+        if key in ("pip", "wheel", "kinematics-lib"):  # setuptools is pinned (the offline wheel build; pip freeze --all)
             continue
         if key in a and key in b and a[key][1] == b[key][1]:
             lines.append(f"{a[key][0]}=={a[key][1]}")
