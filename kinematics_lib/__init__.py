@@ -22,7 +22,7 @@ Every public name of the maths layers and of ``documents`` is reachable as ``kin
 the notebook layer is imported explicitly (``from kinematics_lib.notebook.widgets import ...``).
 """
 
-from ._validate import InputError
+from ._validate import InputError, PhysicsWarning
 from . import arms, contact, control, documents, dynamics, geometry, identification, legged, mobile
 from .arms import *  # noqa: F401,F403
 from .contact import *  # noqa: F401,F403
@@ -40,5 +40,5 @@ __version__ = "0.1.0"
 LAYERS = ("geometry", "arms", "dynamics", "contact", "control", "identification", "legged", "mobile",
           "documents", "notebook")
 
-__all__ = ["InputError", *geometry.__all__, *arms.__all__, *dynamics.__all__, *contact.__all__, *control.__all__,
+__all__ = ["InputError", "PhysicsWarning", *geometry.__all__, *arms.__all__, *dynamics.__all__, *contact.__all__, *control.__all__,
            *identification.__all__, *legged.__all__, *mobile.__all__, *documents.__all__]

@@ -21,7 +21,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["InputError", "vector", "matrix", "scalar", "positive", "nonnegative", "integer", "rotation",
+__all__ = ["InputError", "PhysicsWarning", "vector", "matrix", "scalar", "positive", "nonnegative", "integer", "rotation",
            "transform", "unit_quaternion", "rotational_inertia", "spatial_inertia", "model", "instance",
            "function", "rng", "text", "flag", "one_of", "finite_result", "describe", "batch_vector", "same_batch"]
 
@@ -30,6 +30,15 @@ class InputError(ValueError):
     """Invalid input to a public function; the message names the argument and what was expected.
 
     A subclass of ValueError, so ``except ValueError`` catches it.
+    """
+
+
+class PhysicsWarning(UserWarning):
+    """Physically impossible data read from a file and kept as given (e.g. a vendor's link inertia
+    that breaks the triangle inequality), or a file feature approximated (a mimic joint loaded as an
+    independent joint). The message names the file, the element and the problem. Raise it to an
+    error with ``warnings.simplefilter("error", kl.PhysicsWarning)``, or pass ``strict=True`` where
+    a loader offers it.
     """
 
 

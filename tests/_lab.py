@@ -71,19 +71,24 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def lab_server(workdir: Path | None = None, python: str = sys.executable):
-    """Start JupyterLab on a copy of ``chapters/``; yields its base URL, stops it afterwards.
+def lab_server(workdir: Path | None = None, python: str = sys.executable, root: Path | None = None,
+               env: dict | None = None):
+    """Start JupyterLab on a copy of ``chapters/`` (or on the folder ``root``, e.g. a clone of
+    the repository, with ``env`` added to its environment); yields its base URL, stops it
+    afterwards.
 
     The kernels run with ``KL_QUICK=1`` (the chapters' long loops run briefly; the slider views
     do not depend on it)."""
     with contextlib.ExitStack() as stack:
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="kl-lab-")))
-        root, cfg = workdir / "labroot", workdir / "labcfg"
-        shutil.copytree(ROOT / "chapters", root / "chapters")
+        cfg = workdir / "labcfg"
+        if root is None:
+            root = workdir / "labroot"
+            shutil.copytree(ROOT / "chapters", root / "chapters")
         env = dict(os.environ, JUPYTER_CONFIG_DIR=str(cfg / "config"), JUPYTER_RUNTIME_DIR=str(cfg / "runtime"),
                    JUPYTERLAB_SETTINGS_DIR=str(cfg / "settings"), JUPYTERLAB_WORKSPACES_DIR=str(cfg / "ws"),
-                   KL_QUICK="1")
+                   KL_QUICK="1", **(env or {}))
         settings = cfg / "settings" / "@jupyterlab"
         (settings / "notebook-extension").mkdir(parents=True)
         (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')

@@ -26,6 +26,8 @@ COPIED = ["tools", "solutions", "exercises", "chapters", "tests/test_notebooks.p
           "conftest.py", "pyproject.toml", "tasks.py", ".gitignore"]
 FIRST = sorted(p.name for p in (ROOT / "solutions").glob("*.ipynb"))[0]   # e.g. 02_..._exercises.ipynb
 PREFIX = FIRST.split("_")[0]
+OTHER = next((n for n in sorted(p.name for p in (ROOT / "solutions").glob("*.ipynb")) if n.startswith("10_")),
+             FIRST)                                                 # the issue's copy_of_10.ipynb
 
 
 def run(tree: Path, *args: str) -> subprocess.CompletedProcess:
@@ -60,14 +62,20 @@ def answered(path: Path) -> str:
 
 
 def student_copies(tree: Path) -> dict[Path, bytes]:
-    """work/<first exercise> with an answer (the recommended place) and a solved notebook saved in
-    exercises/ under another name (what the old README advised): both must survive everything."""
+    """What students keep, all of which must survive everything: work/<first exercise> with an
+    answer (the recommended place); in exercises/, a solved notebook saved under another name
+    (what the old README advised), a copy of an exercise (``cp``, or File > Save As) left as it
+    was and another copy with an answer written in it (issue 19: both carry the generated
+    exercise's fingerprint)."""
     assert run(tree, "tasks.py", "work", PREFIX).returncode == 0
     mine = tree / "work" / FIRST
     mine.write_text(answered(mine))
     old_habit = tree / "exercises" / f"my_{FIRST}"
     shutil.copy(tree / "solutions" / FIRST, old_habit)
-    return {p: p.read_bytes() for p in (mine, old_habit)}
+    copied, answered_copy = tree / "exercises" / f"copy_of_{OTHER}", tree / "exercises" / f"my_{OTHER}"
+    shutil.copy(tree / "exercises" / OTHER, copied)
+    answered_copy.write_text(answered(tree / "exercises" / OTHER))
+    return {p: p.read_bytes() for p in (mine, old_habit, copied, answered_copy)}
 
 
 def assert_unchanged(files: dict[Path, bytes]) -> None:
@@ -94,14 +102,38 @@ def test_work_copies_an_exercise_and_never_replaces_it(tree):
 
 
 def test_student_copies_survive_exercises_and_execute(tree, capsys):
+    """Issue 19, item 1: the user's steps (copies of an exercise in exercises/, unedited and
+    edited, then ``exercises``, ``exercises --force``, ``execute`` of one solution)."""
     copies = student_copies(tree)
+    in_exercises = sorted(p.name for p in copies if p.parent.name == "exercises")
+    cli = run(tree, "tools/nbtools.py", "exercises")                 # the real command and its exit code
+    assert cli.returncode == 0, cli.stdout + cli.stderr
+    assert_unchanged(copies)
     solution = str(tree / "solutions" / FIRST)
     for args in (["exercises"], ["exercises", "--force"], ["execute", solution]):
         code, out = nbtools_main(capsys, *args)
         assert code == 0, f"{args}: {out}"
         assert_unchanged(copies)
-        if args[0] == "exercises":
-            assert f"left exercises/my_{FIRST} alone" in out, out
+        assert "removed" not in out and "REFUSED" not in out, out
+        for name in in_exercises:
+            assert f"solutions/{name}" not in out, f"{args}: advice names a solution that does not exist\n{out}"
+            if args[0] == "exercises":
+                assert out.count(f"left alone: exercises/{name} (not generated here)") == 1, out
+    code, out = nbtools_main(capsys, "check")
+    assert code == 0 and "up to date" in out, out
+
+
+def test_an_exercise_is_generated_only_under_its_own_name(tree):
+    """The fingerprint of a copy names another file: the copy is a student's, whatever it holds."""
+    source = tree / "exercises" / OTHER
+    copy = tree / "exercises" / f"copy_of_{OTHER}"
+    shutil.copy(source, copy)
+    assert nbtools.classify(source) == "generated"        # (as if its solution had been removed)
+    assert nbtools.classify(copy) == "foreign"
+    copy.write_text(answered(source))
+    assert nbtools.classify(copy) == "foreign"
+    copy.write_text("{ not a notebook")
+    assert nbtools.classify(copy) == "foreign"
 
 
 def test_an_edited_generated_exercise_is_refused_not_overwritten(tree, capsys):
@@ -127,11 +159,18 @@ def test_stale_exercises_are_removed_only_when_generated_and_unchanged(tree, cap
     last.unlink()
     code, out = nbtools_main(capsys, "exercises")
     assert code == 0 and not (tree / "exercises" / last.name).exists(), out
+    assert f"removed exercises/{last.name} (generated from solutions/{last.name}, which was removed)" in out
     subprocess.run(["git", "checkout", "--", f"exercises/{last.name}"], cwd=tree, check=True)
     target = tree / "exercises" / last.name
-    target.write_text(answered(target))              # the student had written in it: refused
-    code, out = nbtools_main(capsys, "exercises")
-    assert code == nbtools.EXIT_REFUSED and target.exists() and f"exercises/{last.name}" in out, out
+    target.write_text(answered(target))              # someone had written in it: never removed
+    edited = target.read_bytes()
+    for args in (["exercises"], ["exercises", "--force"]):
+        code, out = nbtools_main(capsys, *args)
+        assert code == 0 and target.read_bytes() == edited, f"{args}: {out}"
+        assert f"left alone: exercises/{last.name} (edited by hand; solutions/{last.name} was removed" in out, out
+        assert "REFUSED" not in out and "put the change into" not in out, out
+    code, out = nbtools_main(capsys, "check")
+    assert code == 1 and f"exercises/{last.name} has no solution" in out and "edited by hand" in out, out
 
 
 def test_the_test_suite_never_collects_work():
@@ -147,3 +186,14 @@ def test_the_test_suite_passes_with_student_copies_present(tree):
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
     assert "my_" not in out.stdout
     assert_unchanged(copies)
+
+
+def test_work_takes_the_number_with_or_without_its_zero(tree):
+    """`tasks.py work 6` and `tasks.py work 06` both choose exercise 06 (issue 19, item 9)."""
+    six = next(p.name for p in (tree / "solutions").glob("06_*.ipynb"))
+    out = run(tree, "tasks.py", "work", "6")
+    assert out.returncode == 0 and f"-> work/{six}" in out.stdout, out.stdout + out.stderr
+    assert [p.name for p in (tree / "work").glob("*.ipynb")] == [six]
+    again = run(tree, "tasks.py", "work", "06")
+    assert again.returncode == 0 and f"work/{six} already exists" in again.stdout, again.stdout
+    assert run(tree, "tasks.py", "work", "60").returncode == 1

@@ -19,13 +19,13 @@ def numbers(line: str) -> np.ndarray:
 
 def test_puma_zero_pose_is_the_hand_derived_L_shape():
     """At q = 0: upper arm a2 and forearm offset a3 along x, shoulder offset d3 along -y, forearm
-    d4 up, on a 0.672 m pedestal."""
+    d4 up, on a 0.67183 m pedestal."""
     robot = puma560()
     T = kl.dh_end_effector(robot, np.zeros(6))
-    assert np.allclose(T[:3, 3], [0.4318 + 0.0203, -0.15005, 0.672 + 0.4318])
+    assert np.allclose(T[:3, 3], [0.4318 + 0.0203, -0.15005, kl.PUMA_SHOULDER_HEIGHT + 0.4318])
     assert np.allclose(T[:3, :3], np.eye(3))
     ready = kl.dh_end_effector(robot, [0.0, np.pi / 2, -np.pi / 2, 0.0, 0.0, 0.0])  # arm straight up
-    assert np.allclose(ready[:3, 3], [0.0203, -0.15005, 0.672 + 2 * 0.4318])
+    assert np.allclose(ready[:3, 3], [0.0203, -0.15005, kl.PUMA_SHOULDER_HEIGHT + 2 * 0.4318])
 
 
 def test_puma_wrist_axes_intersect():

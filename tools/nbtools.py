@@ -24,41 +24,39 @@ locks and checksums of nbgrader's release, and a solution notebook that passes h
 an nbgrader course unchanged.
 
 Student work is never destroyed. Each generated exercise records a fingerprint of its cells
-(notebook metadata ``kinematics_lib.generated``). An exercise whose cells no longer match it
-was edited by hand: ``exercises``/``execute`` then stop before writing anything, with a non-zero
-exit, name the file and say how to keep the edit (``--force`` overwrites). A notebook in
-``exercises/`` that was not generated here (a student's copy) is never deleted or changed.
+and the solution it was generated from (notebook metadata ``kinematics_lib.generated``). A file
+is a generated exercise only if that solution has the file's own name: a copy of an exercise
+under another name (File > Save As, ``cp``) or any other notebook in ``exercises/`` is a
+student's and is never deleted or changed, not even with ``--force`` (the output says "left
+alone: ..."). A generated exercise whose cells no longer match its fingerprint was edited by
+hand: ``exercises``/``execute`` then stop before writing anything, with exit status 3, name the
+file and say how to keep the edit (``--force`` overwrites it). A generated exercise whose
+solution was removed is removed too, but only if unedited.
+
+``points`` reads the solutions as plain JSON and needs only the standard library (``python3
+tasks.py points`` runs it with any Python); the other commands need the development environment.
 """
 
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import os
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
+try:
+    import nbformat
+except ModuleNotFoundError:  # `points` reads the notebooks as JSON: it runs with the standard library alone
+    nbformat = None
+
+if str(Path(__file__).resolve().parent) not in sys.path:  # nbclean beside this file, even under `python -I`
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from nbclean import (KERNELSPEC, LANGUAGE_INFO, WIDGET_VIEW, cells_fingerprint, committed_text,  # noqa: E402,F401
+                     normalize)
 
 ROOT = Path(__file__).resolve().parents[1]
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-# What JupyterLab writes when it opens a notebook with the pinned kernel (ipykernel 7.4.0 from
-# requirements/, the CI interpreter CPython 3.11.7): its kernelspec and the kernel_info reply's
-# language_info. Committing exactly this keeps an opened, run and saved chapter's metadata
-# unchanged; tests/test_notebooks.py re-executes a chapter and compares.
-KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
-LANGUAGE_INFO = {
-    "codemirror_mode": {"name": "ipython", "version": 3},
-    "file_extension": ".py",
-    "mimetype": "text/x-python",
-    "name": "python",
-    "nbconvert_exporter": "python",
-    "pygments_lexer": "ipython3",
-    "version": "3.11.7",
-}
 OWN_KEY = "kinematics_lib"   # notebook metadata of generated exercises: {"generated": {...}}
 EXIT_REFUSED = 3
 
@@ -72,37 +70,6 @@ def rel(path: Path) -> str:
         return str(path.resolve().relative_to(ROOT))
     except ValueError:
         return str(path)
-
-
-def normalize(nb):
-    """Strip what changes from run to run; keep sources, outputs and nbgrader metadata."""
-    nb = copy.deepcopy(nb)
-    nb.metadata.pop("widgets", None)
-    nb.metadata["kernelspec"] = copy.deepcopy(KERNELSPEC)
-    nb.metadata["language_info"] = copy.deepcopy(LANGUAGE_INFO)
-    for cell in nb.cells:
-        cell.metadata.pop("execution", None)
-        cell.metadata.pop("collapsed", None)
-        cell.metadata.pop("scrolled", None)
-        if cell.cell_type != "code":
-            cell.pop("outputs", None)
-            cell.pop("execution_count", None)
-            continue
-        kept = []
-        for out in cell.outputs:
-            data = out.get("data")
-            if data is not None and WIDGET_VIEW in data:
-                del data[WIDGET_VIEW]
-                if not data:
-                    continue
-            out.pop("transient", None)
-            if (out.output_type == "stream" and kept and kept[-1].output_type == "stream"
-                    and kept[-1].name == out.name):  # how a stream is split depends on flush timing
-                kept[-1].text += out.text
-                continue
-            kept.append(out)
-        cell.outputs = kept
-    return nb
 
 
 def write(nb, path: Path) -> None:
@@ -149,15 +116,6 @@ def execute(path: Path, timeout: int = 900, refresh: bool = False) -> None:
 
 # --- exercises ---------------------------------------------------------------------------------
 
-def cells_fingerprint(nb) -> str:
-    """sha256 of what a person can write in a notebook: each cell's type, source and attachments."""
-    h = hashlib.sha256()
-    for cell in nb.cells:
-        h.update(json.dumps([cell.cell_type, cell.source, cell.get("attachments", {})],
-                            sort_keys=True, ensure_ascii=False).encode())
-    return h.hexdigest()
-
-
 def to_exercise(solution, source_name: str | None = None):
     """Student version of a solution notebook, as ``nbgrader generate_assignment`` releases it
     (solutions and hidden tests removed, outputs cleared, cells locked, checksums), plus the
@@ -191,18 +149,6 @@ def generated_text(solution: Path) -> str:
     return nbformat.writes(nb) + "\n"
 
 
-def _git_head_text(path: Path) -> str | None:
-    """The committed (HEAD) content of ``path``, or None (not tracked, or no git)."""
-    try:
-        top = Path(subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=path.parent, capture_output=True,
-                                  text=True, check=True).stdout.strip())
-        name = path.resolve().relative_to(top.resolve()).as_posix()
-        out = subprocess.run(["git", "show", f"HEAD:{name}"], cwd=top, capture_output=True, check=True)
-        return out.stdout.decode()
-    except (OSError, ValueError, subprocess.CalledProcessError):
-        return None
-
-
 def _read_json_notebook(text: str):
     try:
         return nbformat.reads(text, as_version=4)
@@ -210,29 +156,48 @@ def _read_json_notebook(text: str):
         return None
 
 
+def generated_as(nb) -> str | None:
+    """The file name an exercise was generated as (its fingerprint names its solution,
+    ``solutions/<name>``, and the exercise has the same name), or None (no fingerprint)."""
+    stamp = nb.metadata.get(OWN_KEY, {}).get("generated")
+    source = stamp.get("from") if isinstance(stamp, dict) else None
+    if isinstance(source, str) and source.startswith("solutions/") and source != "solutions/":
+        return source.split("/", 1)[1]
+    return None
+
+
 def classify(path: Path, new_text: str | None = None) -> str:
     """What ``path`` in exercises/ is, for the generator:
 
     'same'      its content is what would be written (nothing to do);
-    'generated' written by the generator and unchanged since (safe to replace or remove);
-    'edited'    a generated exercise whose cells were changed by hand (never overwritten without --force);
-    'foreign'   not generated here, e.g. a student's copy (never touched).
+    'generated' it IS the exercise generated under this name (its fingerprint names
+                ``solutions/<its own name>``), unchanged since (safe to replace or remove);
+    'edited'    that exercise with cells changed by hand (never overwritten without --force,
+                never removed);
+    'foreign'   anything else, e.g. a student's copy of an exercise under another name or a new
+                notebook (never touched, even with --force).
+
+    ``new_text`` is given when ``path`` is the exercise of a current solution (what would be
+    written there); a file in that place is never 'foreign', since regeneration must write it.
     """
     text = path.read_text(errors="replace")
     if new_text is not None and text == new_text:
         return "same"
     nb = _read_json_notebook(text)
     if nb is None:
-        return "edited"
-    stamp = nb.metadata.get(OWN_KEY, {}).get("generated")
-    if isinstance(stamp, dict):
+        return "edited" if new_text is not None else "foreign"
+    name = generated_as(nb)
+    if name == path.name:
+        stamp = nb.metadata[OWN_KEY]["generated"]
         return "generated" if stamp.get("cells_sha256") == cells_fingerprint(nb) else "edited"
-    # no fingerprint: an exercise generated before fingerprints existed, or someone's notebook
     if new_text is None:
-        return "foreign"
+        return "foreign"         # a copy (its fingerprint names another file) or someone's notebook
+    if name is not None:
+        return "edited"          # another exercise copied over this one
+    # no fingerprint: an exercise generated before fingerprints existed, or someone's notebook
     if cells_fingerprint(nb) == cells_fingerprint(nbformat.reads(new_text, as_version=4)):
         return "generated"       # same cells: only outputs/metadata differ, nothing written by a person
-    committed = _git_head_text(path)
+    committed = committed_text(path.parent, path.name)
     if committed is not None:
         old = _read_json_notebook(committed)
         if old is not None and cells_fingerprint(old) == cells_fingerprint(nb):
@@ -253,9 +218,9 @@ def free_copy_name(path: Path) -> Path:
 @dataclass
 class Plan:
     write: list            # (target, text)
-    remove: list           # targets (generated, unchanged, solution gone)
-    refused: list          # (target, reason) hand-edited, kept
-    foreign: list          # targets left alone
+    remove: list           # targets (generated under their own name, unchanged, solution gone)
+    refused: list          # (target, reason) hand-edited exercise of a current solution, kept
+    foreign: list          # (target, why) left alone: students' files, edited exercises of removed solutions
 
 
 def plan_exercises(only: list[Path] | None = None, force: bool = False) -> Plan:
@@ -283,20 +248,21 @@ def plan_exercises(only: list[Path] | None = None, force: bool = False) -> Plan:
             state = classify(ex)
             if state == "generated":
                 plan.remove.append(ex)
-            elif state == "edited" and not force:
-                plan.refused.append((ex, "its solution was removed, but the exercise was edited by hand"))
-            elif state == "edited":
-                plan.remove.append(ex)
+            elif state == "edited":   # never removed, not even with --force: someone wrote in it
+                plan.foreign.append((ex, f"edited by hand; solutions/{ex.name} was removed, so nothing "
+                                         "regenerates it: move it to work/ if the edit is yours, or delete it"))
             else:
-                plan.foreign.append(ex)
+                plan.foreign.append((ex, "not generated here"))
     return plan
 
 
 def refusal_message(plan: Plan, command: str) -> str:
+    """How to keep or discard each refused edit (every refused file is the exercise of an existing
+    solution, so the advice names files that exist)."""
     lines = []
     for target, reason in plan.refused:
-        name = target.relative_to(ROOT)
-        keep = free_copy_name(target).relative_to(ROOT)
+        name = target.relative_to(ROOT).as_posix()
+        keep = free_copy_name(target).relative_to(ROOT).as_posix()
         lines += [f"REFUSED: {name} was edited by hand ({reason}); nothing was written.",
                   "  To keep the edit, copy it into work/ (your folder, which no command touches), then regenerate:",
                   f"      mkdir -p work && cp {name} {keep}",
@@ -314,9 +280,9 @@ def apply_plan(plan: Plan) -> list[str]:
         done.append(f"wrote {rel(target)}")
     for target in plan.remove:
         target.unlink()
-        done.append(f"removed {rel(target)} (its solution is gone)")
-    for target in plan.foreign:
-        done.append(f"left {rel(target)} alone (not generated from solutions/; student work belongs in work/)")
+        done.append(f"removed {rel(target)} (generated from solutions/{target.name}, which was removed)")
+    for target, why in plan.foreign:
+        done.append(f"left alone: {rel(target)} ({why})")
     return done
 
 
@@ -349,8 +315,13 @@ def out_of_date() -> list[str]:
                             + (" (edited by hand: `python3 tasks.py exercises` says how to keep the edit)"
                                if edited else ""))
     for ex in notebooks("exercises"):
-        if ex.name not in names and classify(ex) != "foreign":
-            problems.append(f"exercises/{ex.name} has no solution in solutions/")
+        state = "foreign" if ex.name in names else classify(ex)
+        if state == "generated":
+            problems.append(f"exercises/{ex.name} has no solution in solutions/ (`python3 tasks.py exercises` "
+                            "removes it)")
+        elif state == "edited":
+            problems.append(f"exercises/{ex.name} has no solution in solutions/ and was edited by hand "
+                            "(no command removes it: move it to work/ or delete it)")
     return problems
 
 
@@ -362,12 +333,13 @@ def generated_exercises() -> list[Path]:
 
 def points_table() -> str:
     """Markdown table of the points per solution notebook: autograded (self-checks) and written
-    answers graded by hand (nbgrader "manually graded answer" cells)."""
+    answers graded by hand (nbgrader "manually graded answer" cells). Reads the notebooks as plain
+    JSON, so it needs only the standard library."""
     rows, total = [], [0, 0]
     for sol in notebooks("solutions"):
         auto = manual = 0
-        for cell in nbformat.read(sol, as_version=4).cells:
-            g = cell.metadata.get("nbgrader", {})
+        for cell in json.loads(sol.read_text(encoding="utf-8"))["cells"]:
+            g = cell.get("metadata", {}).get("nbgrader", {})
             if g.get("grade"):
                 if g.get("solution"):
                     manual += g.get("points", 0)
@@ -387,6 +359,10 @@ def main(argv: list[str]) -> int:
         return 0
     if not argv or argv[0] not in ("execute", "exercises", "check"):
         print(__doc__)
+        return 2
+    if nbformat is None:
+        print(f"`{argv[0]}` needs nbformat, nbclient and nbgrader (the development environment): "
+              f"run `python3 tasks.py {argv[0]}`, which installs and uses it")
         return 2
     command, flags = argv[0], {a for a in argv[1:] if a.startswith("--")}
     args = [a for a in argv[1:] if not a.startswith("--")]

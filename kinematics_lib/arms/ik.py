@@ -10,7 +10,7 @@ singular configuration met by the pseudo-inverse Newton step as status 'singular
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
@@ -50,6 +50,8 @@ class IKResult:
     message: one human-readable sentence.
     error_history: norm of the task error at each iteration (for convergence plots).
     solutions: all analytic solutions (e.g. both elbow branches), empty for numerical solvers.
+    start: which start the result comes from (ik_newton with restarts: 0 = q0, k = the k-th random start).
+    q_start: that start (None for analytic solutions).
     """
 
     q: np.ndarray
@@ -61,6 +63,8 @@ class IKResult:
     message: str
     error_history: tuple = ()
     solutions: tuple = field(default=())
+    start: int = 0
+    q_start: np.ndarray | None = None
 
     def __str__(self) -> str:
         return (f"{self.status}: {self.message} (iterations {self.iterations}, "
@@ -198,6 +202,8 @@ def ik_newton(
     nullspace_gain: float = 0.5,
     singular_tol: float = 1e-6,
     nullspace_tol: float = 1e-3,
+    restarts: int = 0,
+    seed: int = 0,
 ) -> IKResult:
     """Newton-Raphson IK: iterate q <- clamp(q + dq) with dq from the pseudo-inverse or DLS.
 
@@ -218,6 +224,11 @@ def ik_newton(
         solve continues until also |N k grad H|_inf <= nullspace_tol (rad).
     Status 'singular' (pinv only): sigma_min / sigma_max < singular_tol, where J^+ e would blow up.
     Status 'stalled': no progress for 10 iterations -- typically an unreachable target.
+    restarts: when the solve from q0 does not converge, up to ``restarts`` more solves from
+        random starts drawn uniformly within the joint limits ([-pi, pi] where a joint has none)
+        by ``np.random.default_rng(seed)`` -- the same starts for the same seed. The result's
+        ``start`` says which start it comes from (0 = q0, k = the k-th random start) and
+        ``q_start`` that start; when none converges, the best (smallest final error) is returned.
 
     >>> from kinematics_lib import planar_arm, translation
     >>> res = ik_newton(planar_arm([1.0, 1.0]), translation([1.2, 0.8, 0.0]), [0.3, 1.0],
@@ -248,7 +259,32 @@ def ik_newton(
     if nullspace_gradient is not None:
         check.function(nullspace_gradient, "nullspace_gradient")
     gain = check.scalar(nullspace_gain, "nullspace_gain")
-    q = _clamp(q, q_min, q_max)
+    restarts = check.integer(restarts, "restarts", 0, 10_000)
+    seed = check.integer(seed, "seed", 0, 2 ** 63 - 1)
+    args = (fk_jac, T_target, rows, n, q_min, q_max, method, damping, tol_position, tol_orientation, max_iterations,
+            max_step, nullspace_gradient, gain, singular_tol, nullspace_tol)
+    result = _newton(q, *args)
+    if result.converged or restarts == 0:
+        return result
+    rng, tried = np.random.default_rng(seed), [result]
+    lo = np.full(n, -math.pi) if q_min is None else np.where(np.isfinite(q_min), q_min, -math.pi)
+    hi = np.full(n, math.pi) if q_max is None else np.where(np.isfinite(q_max), q_max, math.pi)
+    for k in range(1, restarts + 1):
+        start = rng.uniform(lo, hi)
+        result = _newton(start, *args)
+        if result.converged:
+            return replace(result, start=k, q_start=start, message=f"{result.message} (from random start {k} of "
+                                                                     f"{restarts}, seed {seed}; q0 did not converge)")
+        tried.append(replace(result, start=k, q_start=start))
+    best = min(tried, key=lambda r: r.error_history[-1] if r.error_history else math.inf)
+    return replace(best, message=f"{best.message}; none of q0 and {restarts} random starts (seed {seed}) converged, "
+                                 f"the best was start {best.start}")
+
+
+def _newton(q, fk_jac, T_target, rows, n, q_min, q_max, method, damping, tol_position, tol_orientation,
+            max_iterations, max_step, nullspace_gradient, gain, singular_tol, nullspace_tol) -> IKResult:
+    """One Newton solve from q on checked arguments (see :func:`ik_newton`)."""
+    q = q_start = _clamp(q, q_min, q_max)
 
     history, best = [], (math.inf, q)
     status, message = "max_iterations", f"no convergence in {max_iterations} iterations"
@@ -297,7 +333,7 @@ def ik_newton(
     e_lin, e_ang = _split_errors(pose_error(T, T_target)[rows], rows)
     return IKResult(q=np.array(q_out), converged=status == "converged", iterations=len(history) - 1,
                     position_error=e_lin, orientation_error=e_ang, status=status, message=message,
-                    error_history=tuple(history))
+                    error_history=tuple(history), q_start=np.array(q_start))
 
 
 def _two_link_tip(q: np.ndarray, L1: float, L2: float) -> np.ndarray:

@@ -23,11 +23,13 @@ from typing import Callable
 import numpy as np
 
 from .. import _validate as check
+from ..arms.trajectories import METHODS, _scaling
 from ..dynamics.integrators import integrate_adaptive
 from ..dynamics.model import Model
 from .plants import ModelPlant
 
-__all__ = ["SimulationResult", "simulate_sampled", "simulate_continuous", "constant_reference", "sine_reference"]
+__all__ = ["SimulationResult", "simulate_sampled", "simulate_continuous", "constant_reference", "sine_reference",
+           "point_to_point_reference"]
 
 MAX_STEPS = 2_000_000
 MAX_SUBSTEPS = 1000
@@ -169,6 +171,28 @@ def constant_reference(q_d) -> Callable:
         raise check.InputError("q_d must hold at least one joint position (rad)")
     zero = np.zeros_like(q_d)
     return lambda t: (q_d, zero, zero)
+
+
+def point_to_point_reference(q_start, q_goal, duration: float, method: str = "quintic") -> Callable:
+    """reference(t) -> (q_d, v_d, a_d): the rest-to-rest straight line of :func:`kinematics_lib.joint_trajectory`
+    as a function of time, q_d = q_start + s(t) (q_goal - q_start), v_d = s'(t) (...), a_d = s''(t) (...).
+
+    q_start, q_goal (n,) in rad (or m); duration T > 0 in s; method 'cubic' or 'quintic' (the time
+    scaling s, see :func:`kinematics_lib.quintic_time_scaling`); before t = 0 and after T it holds still.
+    """
+    q0 = check.vector(np.atleast_1d(check._array(q_start, "q_start")), None, "q_start")
+    if q0.size == 0:
+        raise check.InputError("q_start must hold at least one joint position (rad)")
+    dq = check.agreeing(np.atleast_1d(check._array(q_goal, "q_goal")), q0.shape, "q_goal", "q_start") - q0
+    duration = check.positive(duration, "duration")
+    method = check.one_of(method, METHODS, "method")
+    check.finite_result(dq, "q_goal - q_start", "q_start, q_goal")
+
+    def reference(t):
+        s, sd, sdd = (float(x) for x in _scaling(method, duration, np.asarray(float(t))))
+        return q0 + s * dq, sd * dq, sdd * dq
+
+    return reference
 
 
 def sine_reference(offset, amplitude, omega) -> Callable:

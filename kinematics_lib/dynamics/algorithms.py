@@ -317,13 +317,19 @@ def _inward(model: Model, Xup, F: np.ndarray) -> np.ndarray:
     return F
 
 
-def rnea(model: Model, q, v, a) -> np.ndarray:
-    """Inverse dynamics  tau = M(q) a + C(q, v) v + g(q)   (RNEA, RBDA Table 5.1).
+def rnea(model: Model, q, v, a, f_ext=None) -> np.ndarray:
+    """Inverse dynamics  tau = M(q) a + C(q, v) v + g(q) - sum_i J_i(q)^T f_ext_i   (RNEA, RBDA Table 5.1).
 
     q: (nq,), v: (nv,), a: (nv,)  ->  tau: (nv,) in N m (revolute) / N (prismatic); for a
     floating base the first six entries are the base wrench [force; moment] in the base frame
     (zero when the motion is feasible without external forces). A batch of N states -- q (N, nq),
     v and a (N, nv) -- gives tau (N, nv): the same lines, each over the batch axis.
+
+    f_ext (nb, 6), optional: row i is the external wrench [force (N); moment (N m)] applied to
+    body i, in body i's frame and about its origin (Pinocchio's ``fext``, which is per joint in
+    the joint's LOCAL frame: row i here is Pinocchio's fext[i + 1], joint 0 being its universe).
+    J_i is body i's Jacobian in that frame. For a batch: (N, nb, 6), or one (nb, 6) for all states.
+    In the recursion each body's force becomes f_i = I_i a_i + v_i x* I_i v_i - f_ext_i.
 
     Body velocities ``V[i]``, accelerations ``A[i]`` and forces ``F[i]`` are in body-i
     coordinates; the world is at rest and accelerates at -g. The per-joint terms (jcalc, S qd,
@@ -331,11 +337,26 @@ def rnea(model: Model, q, v, a) -> np.ndarray:
     outward recursions and the inward one take one step per depth of the tree.
     """
     q, v, a = _state(model, q, v, a)
-    return check.finite_result(_rnea(model, q, v, a), "tau", "q, v, a")
+    if f_ext is None:
+        return check.finite_result(_rnea(model, q, v, a), "tau", "q, v, a")
+    f_ext = _external_wrenches(model, f_ext, q)
+    return check.finite_result(_rnea(model, q, v, a, f_ext), "tau", "q, v, a, f_ext")
+
+
+def _external_wrenches(model: Model, f_ext, q: np.ndarray) -> np.ndarray:
+    """f_ext checked: (nb, 6) for one state; (N, nb, 6) for a batch ((nb, 6) is repeated)."""
+    w = check._finite(check._array(f_ext, "f_ext"), "f_ext")
+    if q.ndim == 2 and w.shape == (model.nb, 6):
+        return np.broadcast_to(w, (q.shape[0], model.nb, 6))
+    expected = (model.nb, 6) if q.ndim == 1 else (q.shape[0], model.nb, 6)
+    if w.shape != expected:
+        raise check.InputError(f"f_ext must have shape {expected} (one wrench [force; moment] per body, "
+                               f"in the body's frame), got shape {w.shape}")
+    return w
 
 
 @in_blocks
-def _rnea(model: Model, q: np.ndarray, v: np.ndarray, a: np.ndarray) -> np.ndarray:
+def _rnea(model: Model, q: np.ndarray, v: np.ndarray, a: np.ndarray, *f_ext: np.ndarray) -> np.ndarray:
     d = model._derived
     I = d["inertia_lv"]
     Xup = _rnea_transforms(model, q)  # jcalc: Xup_i maps parent coordinates to body i
@@ -348,6 +369,8 @@ def _rnea(model: Model, q: np.ndarray, v: np.ndarray, a: np.ndarray) -> np.ndarr
     for lv in d["levels"]:  # outward pass: a_i = Xup_i a_parent + S_i qdd_i + v_i x S_i qd_i
         A[lv.at] = _xm_lv(model, Xup, lv.at, a0 if lv.up is None else A[lv.up]) + aJ[lv.at]
     F = _add_cross_f(_inertia_times(I, A), V, _inertia_times(I, V))  # f_i = I_i a_i + v_i x* I_i v_i
+    if f_ext:  # ... - f_ext_i (body coordinates), in level order
+        F -= f_ext[0][d["order"]] if q.ndim == 1 else f_ext[0][:, d["order"]].transpose(1, 2, 0)
     for lv in d["levels"][:0:-1]:  # inward pass: f_parent += Xup_i^T f_i
         _to_parents(F, lv, _xf_lv(model, Xup, lv.at, F[lv.at]))
     return _rnea_forces(model, F)  # tau_i = S_i^T f_i
@@ -532,7 +555,7 @@ def _check_D(model: Model, D: np.ndarray) -> None:
     """D_i = s^T IA_i s > 0 for every body (level order, (nb, [N])) (RBDA Table 7.1); zero when
     the joint moves a massless subtree."""
     tol = model._derived["inertia_tol"]
-    if D.min() > tol:
+    if D.min(initial=np.inf) > tol:
         return
     small = np.flatnonzero(np.any(D <= tol, axis=tuple(range(1, D.ndim))))
     if not small.size:  # no zero D: a non-finite one came from huge inputs

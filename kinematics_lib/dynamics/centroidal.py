@@ -55,6 +55,8 @@ def centroidal_momentum_matrix(model: Model, q) -> np.ndarray:
 @in_blocks
 def _centroidal_momentum_matrix(model: Model, q: np.ndarray) -> np.ndarray:
     d = model._derived
+    if not d["levels"]:  # no body (every joint fixed to the world): no velocity coordinate
+        return np.zeros(q.shape[:-1] + (6, 0))
     Xup = _level_transforms(model, q)
     IC = _composite_inertias(model, q, Xup)  # CRBA's composite inertias, body coordinates
     F = _momenta_at_roots(model, Xup, IC)  # momentum of each joint's unit motion, in its root's coordinates
@@ -109,7 +111,7 @@ def _centroidal_momentum(model: Model, q: np.ndarray, v: np.ndarray) -> np.ndarr
     Z = np.broadcast_to(d["first_moment_lv"][:, None] if q.ndim == 2 else d["first_moment_lv"], L.shape[:-1]).copy()
     for lv in d["levels"][:0:-1]:
         _to_parents(Z, lv, (L[lv.at] @ Z[lv.at][..., None])[..., 0])  # [m c; m] of every subtree
-    roots = d["levels"][0].at
+    roots = d["levels"][0].at if d["levels"] else slice(0, 0)  # no body: no root
     R, p = L[roots, ..., :3, :3], L[roots, ..., :3, 3]
     Hr = H[roots] if q.ndim == 1 else np.swapaxes(H[roots], 1, 2)  # (roots, [N,] 6)
     f = (R @ Hr[..., :3, None])[..., 0]  # each root's momentum in world axes, about its origin p

@@ -14,7 +14,8 @@ from .model import Model, _free_joint_pose, _joint_coefficients, _joint_coordina
 from ..geometry.rotations import quat_to_matrix, so3_exp
 from ..geometry.spatial import motion_transform
 
-__all__ = ["joint_transform", "forward_kinematics", "frame_placement", "frame_jacobian", "frame_names"]
+__all__ = ["joint_transform", "forward_kinematics", "frame_placement", "frame_jacobian", "frame_names",
+           "frame_jacobian_time_variation", "screw_axes", "external_wrenches"]
 
 
 def joint_transform(model: Model, i: int, q_i) -> np.ndarray:
@@ -162,3 +163,107 @@ def frame_jacobian(model: Model, q, link_name: str) -> np.ndarray:
     J[..., :3, dofs] = v.transpose(axes)
     J[..., 3:, dofs] = w.transpose(axes)
     return check.finite_result(J, "J", "q")
+
+
+def frame_jacobian_time_variation(model: Model, q, v, link_name: str) -> np.ndarray:
+    """dJ/dt (6, nv): the time derivative of :func:`frame_jacobian` along the motion q(t) with
+    velocity v, in the same convention (frame origin, world-aligned axes, rows [linear; angular];
+    Pinocchio's ``getFrameJacobianTimeVariation(..., LOCAL_WORLD_ALIGNED)``).
+
+    Column k belongs to the joint of body c, with w_k = R_c s_w and v_k = R_c s_v + w_k x (p - p_c)
+    (see :func:`frame_jacobian`); since s_v, s_w are constant in body c's frame,
+
+        dw_k/dt = omega_c x w_k,
+        dv_k/dt = omega_c x (R_c s_v) + dw_k/dt x (p - p_c) + w_k x (pdot - pdot_c),
+
+    with omega_c, pdot_c the angular velocity and origin velocity of body c and pdot that of the
+    frame origin (world axes, rad/s and m/s). Then [pddot; omegadot] = J a + Jdot v: ``Jdot @ v``
+    is the velocity-product (bias) acceleration of the frame origin that task-space control
+    subtracts. q (nq,), v (nv,); units of Jdot: those of J per second.
+    """
+    body, T_BF = _frame(model, link_name)
+    q, v = state(model, q, v, batch=False)
+    dJ = np.zeros((6, model.nv))
+    if body < 0:
+        return dJ
+    T_WF, T = _frame_pose(model, q, body, T_BF)
+    dofs, where, s = model._derived["support_dofs"][body]  # where: chain position of each dof's body
+    Tk = T[where]
+    Rs = Tk[:, :3, :3] @ s  # (nd, 3, 2)
+    sv, w = Rs[..., 0], Rs[..., 1]
+    pk, p = Tk[:, :3, 3], T_WF[:3, 3]
+    vd = v[dofs][:, None]
+    n_chain = T.shape[0]
+    # cumulative sums along the chain (root first): omega_c, and pdot_c = A_c + omega_c x p_c - B_c
+    omega, A, B = (np.zeros((n_chain, 3)) for _ in range(3))
+    np.add.at(omega, where, w * vd)
+    np.add.at(A, where, sv * vd)
+    np.add.at(B, where, np.cross(w * vd, pk))
+    omega, A, B = (np.cumsum(x, axis=0) for x in (omega, A, B))
+    p_chain = T[:, :3, 3]
+    pdot_chain = A + np.cross(omega, p_chain) - B
+    pdot = (sv * vd).sum(axis=0) + np.cross((w * vd).sum(axis=0), p) - np.cross(w * vd, pk).sum(axis=0)
+    om, pd = omega[where], pdot_chain[where]
+    dw = np.cross(om, w)
+    dv = np.cross(om, sv) + np.cross(dw, p - pk) + np.cross(w, pdot - pd)
+    dJ[:3, dofs] = dv.T
+    dJ[3:, dofs] = dw.T
+    return check.finite_result(dJ, "dJ/dt", "q, v")
+
+
+def screw_axes(model: Model, link_name: str, space: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(M (4, 4), screws (6, nv)): the frame's home pose and the joints' screw axes, for
+    :func:`kinematics_lib.fk_poe` and :func:`kinematics_lib.jacobian_poe`.
+
+    M = T_WF at q = 0 (the neutral configuration); column k is the unit screw [v; w] of velocity
+    coordinate k at q = 0: space=True in the world frame, S_k = Ad(T_Wc(0)) s_k (body c owns
+    coordinate k, s_k its motion subspace in the body frame); space=False in the frame F itself,
+    B_k = Ad(M^-1) S_k. Joints that do not move the frame get zero columns, so that
+    ``fk_poe(M, S, q) == frame_placement(model, q, link_name)`` for the model's full q.
+    The model must have a fixed base and one-dof joints only (nq = nv: a free joint is no screw).
+    """
+    body, T_BF = _frame(model, link_name)
+    space = check.flag(space, "space")
+    if model.floating_base:
+        raise check.InputError("model must have a fixed base for screw axes (a free joint is not one screw); "
+                               "use a fixed-base model, e.g. load_urdf(path) or subtree_model")
+    q0 = np.zeros(model.nq)
+    S = np.zeros((6, model.nv))
+    if body < 0:
+        return np.array(T_BF), S
+    M, T = _frame_pose(model, q0, body, T_BF)
+    dofs, where, s = model._derived["support_dofs"][body]  # s (nd, 3, 2): [s_v, s_w] in the body frame
+    R, p = T[where, :3, :3], T[where, :3, 3]
+    w = (R @ s[..., 1:])[..., 0]
+    v = (R @ s[..., :1])[..., 0] + np.cross(p, w)
+    S[:3, dofs], S[3:, dofs] = v.T, w.T
+    if not space:
+        R_M, p_M = M[:3, :3], M[:3, 3]  # Ad(M^-1) = [[R^T, -R^T [p]x], [0, R^T]]
+        S = np.vstack([R_M.T @ (S[:3] - np.cross(p_M, S[3:].T).T), R_M.T @ S[3:]])
+    return np.array(M), S
+
+
+def external_wrenches(model: Model, q, frames, forces) -> np.ndarray:
+    """f_ext (nb, 6) for :func:`kinematics_lib.rnea`: forces applied at frame origins, as wrenches
+    on the bodies that carry the frames.
+
+    frames: k frame names (e.g. the feet); forces (k, 3): each force in world axes, N, applied at
+    its frame's origin p_F. Body b (pose R_b, p_b in the world) receives, in its own frame and about
+    its origin, f = R_b^T F and n = R_b^T ((p_F - p_b) x F), summed over its frames; a frame fixed to
+    the world (body -1) passes nothing on. q (nq,): the configuration that places the frames.
+    """
+    check.model(model)
+    (q,) = state(model, q, batch=False)
+    if isinstance(frames, str) or not hasattr(frames, "__len__") or len(frames) == 0:
+        raise check.InputError(f"frames must be a non-empty sequence of frame names, got {check.describe(frames)}")
+    F = check.matrix(forces, (len(frames), 3), "forces")
+    W = np.zeros((model.nb, 6))
+    for name, force in zip(frames, F):
+        body, T_BF = _frame(model, name)
+        if body < 0:
+            continue
+        T_WF, T = _frame_pose(model, q, body, T_BF)
+        R, p = T[-1][:3, :3], T[-1][:3, 3]
+        W[body, :3] += R.T @ force
+        W[body, 3:] += R.T @ np.cross(T_WF[:3, 3] - p, force)
+    return check.finite_result(W, "f_ext", "q, forces")

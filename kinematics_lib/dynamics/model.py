@@ -22,6 +22,7 @@ Algorithms never modify a model; all state (q, v, a, tau) is passed in and resul
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import math
 from dataclasses import dataclass, field
@@ -48,6 +49,19 @@ __all__ = [
 ]
 
 GRAVITY = np.array([0.0, 0.0, -9.81])
+#: True while a loader builds a Model from a file whose inertias it has already checked and
+#: reported (load_urdf keeps a vendor's impossible inertia as given, with a PhysicsWarning);
+#: a Model built in code is always held to physical inertias.
+_AS_GIVEN: contextvars.ContextVar = contextvars.ContextVar("kinematics_lib_inertia_as_given", default=False)
+
+
+def _model_as_given(**fields) -> "Model":
+    """A Model whose inertias are kept as given (finite, not necessarily physical): loaders only."""
+    token = _AS_GIVEN.set(True)
+    try:
+        return Model(**fields)
+    finally:
+        _AS_GIVEN.reset(token)
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "free")
 _NQ = {"revolute": 1, "continuous": 1, "prismatic": 1, "free": 7}
 _NV = {"revolute": 1, "continuous": 1, "prismatic": 1, "free": 6}
@@ -84,7 +98,7 @@ def _unit_axes(axes, joint_types: tuple) -> np.ndarray:
     nb = len(joint_types)
     axes = check.matrix(axes, (nb, 3), "axes")
     scale = np.abs(axes).max(axis=1)
-    moving = np.array([t != "free" for t in joint_types])
+    moving = np.array([t != "free" for t in joint_types], dtype=bool)
     bad = np.flatnonzero(moving & ~(scale > 0.0))
     if bad.size:
         raise check.InputError(f"axes[{bad[0]}] must be non-zero for a {joint_types[bad[0]]} joint, got {axes[bad[0]]}")
@@ -160,8 +174,6 @@ class Model:
         set_(self, "name", check.text(self.name, "name"))
         parent = _index_tuple(self.parent, "parent")
         nb = len(parent)
-        if nb == 0:
-            raise check.InputError("parent must list at least one body (a model without bodies has no dynamics)")
         for i, p in enumerate(parent):
             if not -1 <= p < i:
                 raise check.InputError(f"parent[{i}] must satisfy -1 <= parent[i] < i, got {p}")
@@ -181,7 +193,10 @@ class Model:
         set_(self, "T_tree", _frozen(T_tree))
         if check._array(self.inertia, "inertia").shape != (nb, 6, 6):
             raise check.InputError(f"inertia must have shape ({nb}, 6, 6), got {np.shape(self.inertia)}")
-        set_(self, "inertia", _frozen(check.spatial_inertia(self.inertia, "inertia")))
+        if _AS_GIVEN.get():  # a file's inertias, checked and reported by its loader (load_urdf)
+            set_(self, "inertia", _frozen(check._finite(check._array(self.inertia, "inertia"), "inertia")))
+        else:
+            set_(self, "inertia", _frozen(check.spatial_inertia(self.inertia, "inertia")))
         set_(self, "gravity", _frozen(check.vector(self.gravity, 3, "gravity")))
         set_(self, "frames", MappingProxyType(_frames(self.frames, self.body_names)))
         for name in ("lower", "upper"):
@@ -263,24 +278,27 @@ def _joint_constants(model: Model) -> dict:
         P2.append(_frozen(E2 @ X))
         S.append(s)
     one_dof = [t != "free" for t in model.joint_types]
-    S1 = np.array([s[:, 0] if s.shape[1] == 1 else np.zeros(6) for s in S])  # (nb, 6), zero rows for free joints
-    P = np.stack([np.array(X_tree), np.array(P1), np.array(P2)], axis=1).reshape(model.nb, 3, 36)
-    return {"X_tree": _frozen(np.array(X_tree)), "P1": _frozen(np.array(P1)), "P2": _frozen(np.array(P2)),
+    nb = model.nb  # nb = 0 (a robot whose joints are all fixed to the world) gives empty stacks
+    X_tree_a = np.array(X_tree).reshape(nb, 6, 6)
+    P1_a, P2_a = np.array(P1).reshape(nb, 6, 6), np.array(P2).reshape(nb, 6, 6)
+    S1 = np.array([s[:, 0] if s.shape[1] == 1 else np.zeros(6) for s in S]).reshape(nb, 6)  # (nb, 6), zero rows for free joints
+    P = np.stack([X_tree_a, P1_a, P2_a], axis=1).reshape(model.nb, 3, 36)
+    return {"X_tree": _frozen(X_tree_a), "P1": _frozen(P1_a), "P2": _frozen(P2_a),
             "P": _frozen(P), "tree_is_identity": tuple(bool(np.array_equal(X, np.eye(6))) for X in X_tree),
             "S": tuple(S), "S1": _frozen(S1),
-            "revolute": np.array([t in ("revolute", "continuous") for t in model.joint_types]),
+            "revolute": np.array([t in ("revolute", "continuous") for t in model.joint_types], dtype=bool),
             "a_gravity": _frozen(np.concatenate([-model.gravity, np.zeros(3)])),
             "all_revolute": all(t in ("revolute", "continuous", "free") for t in model.joint_types),
-            "one_dof": np.array(one_dof), "free": tuple(i for i, o in enumerate(one_dof) if not o),
+            "one_dof": np.array(one_dof, dtype=bool), "free": tuple(i for i, o in enumerate(one_dof) if not o),
             "v_one": np.array([model.v_slice[i].start for i in range(model.nb) if one_dof[i]], dtype=int),
-            "q1": np.array([model.q_slice[i].start if one_dof[i] else 0 for i in range(model.nb)]),
-            "v1": np.array([model.v_slice[i].start if one_dof[i] else 0 for i in range(model.nb)]),
+            "q1": np.array([model.q_slice[i].start if one_dof[i] else 0 for i in range(model.nb)], dtype=int),
+            "v1": np.array([model.v_slice[i].start if one_dof[i] else 0 for i in range(model.nb)], dtype=int),
             **_kinematic_constants(model, X_tree, S),
             **_levels(model),
-            "Pst": _frozen(np.concatenate([np.array(X_tree), np.array(P1), np.array(P2)], axis=1)),
-            "PstT": _frozen(np.concatenate([np.array(X_tree), np.array(P1), np.array(P2)], axis=1)
+            "Pst": _frozen(np.concatenate([X_tree_a, P1_a, P2_a], axis=1)),
+            "PstT": _frozen(np.concatenate([X_tree_a, P1_a, P2_a], axis=1)
                             .reshape(model.nb, 3, 6, 6).transpose(0, 1, 3, 2).reshape(model.nb, 18, 6)),
-            "inertia_tol": 1e-12 * max(float(np.abs(model.inertia).max()), 1e-300),
+            "inertia_tol": 1e-12 * max(float(np.abs(model.inertia).max(initial=0.0)), 1e-300),
             "quaternions": tuple(slice(model.q_slice[i].start + 3, model.q_slice[i].start + 7)
                                  for i, o in enumerate(one_dof) if not o)}
 
@@ -304,7 +322,7 @@ def _levels(model: Model) -> dict:
     order = sorted(range(model.nb), key=lambda i: (depth[i], i))
     pos = {b: k for k, b in enumerate(order)}
     levels, start = [], 0
-    for t in range(max(depth) + 1):
+    for t in range(max(depth, default=-1) + 1):
         bodies = [b for b in order if depth[b] == t]
         at = slice(start, start + len(bodies))
         start += len(bodies)
@@ -405,7 +423,7 @@ def _level_constants(model: Model, d: dict) -> dict:
     """The per-body constants of :func:`_joint_constants` permuted into level order (suffix _lv)."""
     o = d["order"]
     free = tuple(k for k, b in enumerate(o) if model.joint_types[b] == "free")
-    one = np.array([model.joint_types[b] != "free" for b in o])
+    one = np.array([model.joint_types[b] != "free" for b in o], dtype=bool)
     from ..geometry.spatial import _crm
 
     C = -_crm(d["S1"][o])  # v x s = -crm(s) v: the velocity product of a 1-dof joint is linear in v
@@ -418,7 +436,7 @@ def _level_constants(model: Model, d: dict) -> dict:
             **_crba_walks(model, d, one, d["v1"][o]),
             "first_moment_lv": _frozen(d["mass"][o, None] * d["com1"][o]),
             "root_columns": tuple((k, _as_index(np.flatnonzero(d["subtree"][o[k]][d["dof_body"]])))
-                                  for k in range(d["levels"][0].at.stop))}
+                                  for k in range(d["levels"][0].at.stop if d["levels"] else 0))}
 
 
 def _kinematic_constants(model: Model, X_tree: list, S: list) -> dict:
@@ -451,8 +469,9 @@ def _kinematic_constants(model: Model, X_tree: list, S: list) -> dict:
             E = np.zeros((4, 4))
             E[:3, 3] = a
             P4[i, 1] = Tt @ E
-    dof_body = np.concatenate([np.full(model.v_slice[i].stop - model.v_slice[i].start, i) for i in range(nb)])
-    dof_axis = np.concatenate([S[i].T for i in range(nb)]).reshape(model.nv, 2, 3).transpose(0, 2, 1)
+    dof_body = np.concatenate([np.zeros(0, dtype=int)] + [np.full(model.v_slice[i].stop - model.v_slice[i].start, i)
+                                                         for i in range(nb)])
+    dof_axis = np.concatenate([np.zeros((0, 6))] + [S[i].T for i in range(nb)]).reshape(model.nv, 2, 3).transpose(0, 2, 1)
     subtree = np.zeros((nb, nb))
     for i in range(nb):
         subtree[support[i], i] = 1.0
@@ -462,8 +481,9 @@ def _kinematic_constants(model: Model, X_tree: list, S: list) -> dict:
         dofs = np.concatenate([np.arange(model.v_slice[b].start, model.v_slice[b].stop) for b in support[i]])
         dof_pos.append((dofs, np.array([pos[b] for b in dof_body[dofs]], dtype=int), _frozen(dof_axis[dofs])))
     mass = model.inertia[:, 0, 0].copy()
-    com = np.array([[I[5, 1], I[3, 2], I[4, 0]] for I in model.inertia]) / np.where(mass > 0, mass, 1.0)[:, None]
-    I_c = np.array([I[3:, 3:] + m * (np.outer(c, c) - c @ c * np.eye(3)) for I, m, c in zip(model.inertia, mass, com)])
+    com = np.array([[I[5, 1], I[3, 2], I[4, 0]] for I in model.inertia]).reshape(nb, 3) / np.where(mass > 0, mass, 1.0)[:, None]
+    I_c = np.array([I[3:, 3:] + m * (np.outer(c, c) - c @ c * np.eye(3))
+                    for I, m, c in zip(model.inertia, mass, com)]).reshape(nb, 3, 3)
     return {"support": tuple(support), "P4": _frozen(P4.reshape(nb, 3, 16)), "dof_body": dof_body,
             "dof_axis": _frozen(dof_axis), "subtree": _frozen(subtree), "support_dofs": tuple(dof_pos),
             "parent_array": np.array(model.parent), "mass": _frozen(mass), "com": _frozen(com),

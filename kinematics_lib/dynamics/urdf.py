@@ -12,12 +12,24 @@ the order of q matches Pinocchio's for the same file.
 Every malformed file raises ``ValueError`` naming the file, the link or joint and the problem:
 malformed XML, missing or duplicate names, a link with two parents, closed loops, unknown links,
 missing ``<mass>``/``<inertia>``/``<parent>``/``<child>``, non-numeric or non-finite numbers,
-negative masses, inertias that are not positive semi-definite or violate the triangle
-inequality, zero axes, limits with lower > upper. Unsupported features are refused, not
-ignored: ``<mimic>`` joints, planar and floating joints, xacro leftovers (``${...}``,
-``$(...)``, ``xacro:`` elements: run ``xacro`` first). Links without ``<inertial>`` are allowed
-(massless); a moving subtree without mass makes the mass matrix singular, which the dynamics
-algorithms report when they need it.
+negative masses, zero axes, limits with lower > upper. Unsupported features are refused, not
+ignored: planar and floating joints, xacro leftovers (``${...}``, ``$(...)``, ``xacro:``
+elements: run ``xacro`` first). Links without ``<inertial>`` are allowed (massless); a moving
+subtree without mass makes the mass matrix singular, which the dynamics algorithms report when
+they need it.
+
+What real robots' files contain is loaded the way Pinocchio loads it (issue 22):
+
+* a link inertia that no rigid body can have (not positive semi-definite, or principal moments
+  that break the triangle inequality I_1 + I_2 >= I_3) -- vendors' CAD exports have them -- is
+  kept as given with one :class:`~kinematics_lib.PhysicsWarning` naming the file, the links and
+  the violations; ``strict=True`` refuses it (``InputError``). A Model built in code is always
+  held to physical inertias.
+* a ``<mimic>`` joint is loaded as an independent joint (Pinocchio's default, ``mimic=False``),
+  with one PhysicsWarning naming the file and the mimic joints; the coupling q_j = m q_k + o is
+  not enforced.
+* a robot whose joints are all fixed loads: nq = nv = 0 on a fixed base (every link a frame of
+  the world), one free body on a floating base.
 """
 
 from __future__ import annotations
@@ -25,6 +37,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import warnings
 import xml.etree.ElementTree as ET
 from importlib import resources
 from pathlib import Path
@@ -32,7 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import _validate as check
-from .model import GRAVITY, Model
+from .model import GRAVITY, Model, _model_as_given
 from ..geometry.rotations import rpy_to_matrix
 from ..geometry.spatial import _motion_transform, _spatial_inertia
 
@@ -165,9 +178,6 @@ def _joint_links(r: _Reader, name: str, j, links: dict) -> tuple[str, str]:
         hint = {"planar": "planar joints are not supported", "floating": "floating joints are not supported "
                 "(load_urdf(..., floating_base=True) makes the root free-floating)"}.get(kind, "not a URDF joint type")
         r.fail(where, f"unsupported type {kind!r}: {hint} (supported: {', '.join(SUPPORTED)})")
-    if j.find("mimic") is not None:
-        r.fail(where, f"<mimic joint={j.find('mimic').get('joint')!r}>: mimic joints are not supported "
-                      "(a mimic joint is a constraint, not a tree joint)")
     ends = []
     for tag in ("parent", "child"):
         e = j.find(tag)
@@ -225,16 +235,23 @@ def _axis_and_limits(r: _Reader, name: str, j) -> tuple[np.ndarray, float, float
     return axis, lo, hi
 
 
-def load_urdf(path, floating_base: bool = False, gravity=GRAVITY) -> Model:
+def load_urdf(path, floating_base: bool = False, gravity=GRAVITY, strict: bool = False) -> Model:
     """Build a :class:`Model` from a URDF file.
 
     floating_base=True adds a free joint 'root_joint' between the world and the root link
     (q = [p, quaternion x y z w, joints], v = [base linear, base angular (base frame), joints]);
     otherwise the root link is fixed to the world and carries no coordinates.
-    ``model.joint_names`` lists the actuated joints in the order of q.
+    ``model.joint_names`` lists the actuated joints in the order of q (Pinocchio's order; a
+    continuous joint has one coordinate here where Pinocchio has cos, sin).
+    gravity (3,): m/s^2 in the world frame.
+    strict=False loads a physically impossible link inertia as given with a
+    :class:`~kinematics_lib.PhysicsWarning` (as Pinocchio loads it); strict=True refuses it.
+    Mimic joints load as independent joints (with a PhysicsWarning); a robot whose joints are
+    all fixed gives nq = nv = 0 (fixed base) or one free body (floating base).
     A malformed file raises ValueError naming the file, the link or joint and the problem.
     """
     floating_base = check.flag(floating_base, "floating_base")
+    strict = check.flag(strict, "strict")
     gravity = check.vector(gravity, 3, "gravity")
     path, root = _parse(path)
     r = _Reader(path)
@@ -282,20 +299,30 @@ def load_urdf(path, floating_base: bool = False, gravity=GRAVITY) -> Model:
             frames[child] = (child_body, np.eye(4))
             frames.setdefault(jname, (child_body, np.eye(4)))
         stack.extend((jj, child_body, T_child) for jj in reversed(children.get(child, [])))
-    if not bodies:
-        r.fail(f"link {root_link!r}", "no moving body (every joint is fixed to the world)")
-    _check_inertias(r, bodies, [n for n, _ in world_links], link_inertia)
-    return Model(name=root.get("name", path.stem), body_names=tuple(b["link"] for b in bodies),
+    mimic = [n for n in sorted(joints) if joints[n].find("mimic") is not None]
+    if mimic:
+        listed = ", ".join(f"{n!r} (mimics {joints[n].find('mimic').get('joint')!r})" for n in mimic)
+        warnings.warn(f"{path.name}: mimic joints {listed} are loaded as independent joints "
+                      "(Pinocchio's default): their coupling is not enforced", check.PhysicsWarning, stacklevel=2)
+    problems = _check_inertias(r, bodies, [n for n, _ in world_links], link_inertia, strict)
+    if problems:
+        warnings.warn(f"{path.name}: physically impossible inertias kept as given (load_urdf(..., strict=True) "
+                      f"refuses them): " + "; ".join(problems), check.PhysicsWarning, stacklevel=2)
+    build = Model if not problems else _model_as_given
+    return build(name=root.get("name", path.stem), body_names=tuple(b["link"] for b in bodies),
                  body_joint=tuple(b["joint"] for b in bodies), parent=tuple(b["parent"] for b in bodies),
-                 joint_types=tuple(b["kind"] for b in bodies), axes=np.array([b["axis"] for b in bodies]),
-                 T_tree=np.array([b["T"] for b in bodies]), inertia=np.array([b["inertia"] for b in bodies]),
+                 joint_types=tuple(b["kind"] for b in bodies), axes=np.array([b["axis"] for b in bodies]).reshape(-1, 3),
+                 T_tree=np.array([b["T"] for b in bodies]).reshape(-1, 4, 4),
+                 inertia=np.array([b["inertia"] for b in bodies]).reshape(-1, 6, 6),
                  gravity=gravity, frames=frames, lower=np.array([b["lo"] for b in bodies]),
                  upper=np.array([b["hi"] for b in bodies]))
 
 
-def _check_inertias(r: _Reader, bodies: list, world_links: list, link_inertia: dict) -> None:
+def _check_inertias(r: _Reader, bodies: list, world_links: list, link_inertia: dict, strict: bool) -> list:
     """Each link's inertia about its CoM must be physical (PSD, triangle inequality), within
-    INERTIA_TOL of the rigid body it is merged into (or of the world-fixed links together)."""
+    INERTIA_TOL of the rigid body it is merged into (or of the world-fixed links together).
+    strict: refuse the first violation; otherwise return the list "link 'name': violation"."""
+    problems = []
     groups = [(b["merged"], np.abs(b["inertia"]).max()) for b in bodies]
     if world_links:
         groups.append((world_links, max(np.abs(link_inertia[n][0]).max() for n in world_links)))
@@ -305,4 +332,7 @@ def _check_inertias(r: _Reader, bodies: list, world_links: list, link_inertia: d
                 check.rotational_inertia(link_inertia[name][1], "inertia", INERTIA_TOL, max(scale, 1e-300))
             except check.InputError as err:
                 problem = str(err).split(": ", 1)[-1]
-                r.fail(f"link {name!r}", f"<inertia> is not a physical inertia: {problem}")
+                if strict:
+                    r.fail(f"link {name!r}", f"<inertia> is not a physical inertia: {problem}")
+                problems.append(f"link {name!r}: {problem}")
+    return problems

@@ -72,6 +72,16 @@ _SET_THREADS = ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads64
 _GET_THREADS = ("scipy_openblas_get_num_threads64_", "openblas_get_num_threads64_", "openblas_get_num_threads")
 
 
+
+def _pinocchio():
+    """The optional reference library, or an ImportError naming the extra that installs it."""
+    try:
+        import pinocchio
+    except ImportError:
+        raise ImportError("this needs Pinocchio, the optional reference library: "
+                          "pip install 'kinematics-lib[reference]' (or pip install pin)") from None
+    return pinocchio
+
 def _openblas():
     """(set_num_threads, get_num_threads) of the OpenBLAS bundled with numpy's wheel, or None."""
     libs = Path(np.__file__).parent.parent / "numpy.libs"
@@ -333,7 +343,7 @@ def pinocchio_model(model: Model):
     base FreeFlyer, so q and v mean the same in both (a continuous joint keeps one coordinate).
     Body i's inertia is Pinocchio's Inertia(mass, com, I_com). Needs Pinocchio (``pin``).
     """
-    import pinocchio as pin
+    pin = _pinocchio()
 
     from ..geometry.spatial import inertia_parts
 
@@ -367,7 +377,7 @@ def compare_with_pinocchio(urdf, n_states: int = 5, seed: int = 0, min_time: flo
     times Pinocchio's computeAllTerms + computeABADerivatives (document 000's "full dynamics
     update including all derivatives"), which kinematics_lib has no counterpart for.
     """
-    import pinocchio as pin
+    pin = _pinocchio()
 
     from ..dynamics.frames import frame_jacobian
     from ..dynamics.urdf import load_urdf

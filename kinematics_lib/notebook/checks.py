@@ -8,11 +8,19 @@ Where a grade is decided -- ``nbgrader validate`` and ``nbgrader autograde``, wh
 ``NBGRADER_EXECUTION`` in the kernel's environment -- a check that did not pass raises
 ``AssertionError`` with the same message, so the grading cell fails (see :func:`grading`).
 
-The reference cannot be used as the answer: while the student's function runs, the library
-functions listed in ``forbid`` (by default the reference itself, when it is a kinematics_lib
-function) raise :class:`ReferenceCalled` however they are reached (``kl.name``, an imported
-alias, a stored reference), because their code object is swapped for one that raises.
-Expected values are computed before the student's code runs.
+The library cannot be used as the answer. While the student's function runs:
+
+* a call from the student's code into kinematics_lib (or Pinocchio) is refused unless the function
+  is one of the exercise's building blocks, listed in ``allow`` (by default none); library
+  functions calling each other inside an allowed building block are not affected, and
+  constructing library objects or reading their attributes and properties is always allowed;
+* the reference and the functions listed in ``forbid`` are refused however they are reached
+  (``kl.name``, an imported alias, a stored reference, from inside another library function).
+
+A refused call raises :class:`ReferenceCalled`, and the check fails even if the answer catches
+it. Expected values are computed before the student's code runs. The gate is a profile hook
+(:func:`sys.setprofile`) of the thread that runs the answer; a student who removes it on purpose
+is not stopped by code, but it is there to read in the submission.
 
 Because a check that did not pass raises under nbgrader, the variable it would have returned is
 never assigned there: a later cell that uses the answer asks :func:`passed` instead, e.g.
@@ -22,7 +30,10 @@ never assigned there: a later cell that uses the answer asks :func:`passed` inst
 from __future__ import annotations
 
 import contextlib
+import importlib.abc
 import os
+import sys
+import threading
 import types
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -30,7 +41,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 __all__ = ["CheckResult", "ReferenceCalled", "check_function", "check_value", "forbidden", "grading",
-           "passed", "random_inputs", "NOT_ANSWERED"]
+           "library_gate", "passed", "random_inputs", "NOT_ANSWERED"]
 
 NOT_ANSWERED = "not answered yet"
 GRADING_VARIABLE = "NBGRADER_EXECUTION"
@@ -66,12 +77,32 @@ def passed(function: Callable | str) -> bool:
 
 
 class ReferenceCalled(RuntimeError):
-    """Raised when an answer calls the library function that the exercise asks the student to write."""
+    """Raised when an answer calls the library function that the exercise asks the student to write
+    (``kind`` "reference") or a library function that is not one of its building blocks ("library")."""
+
+    def __init__(self, message: str, kind: str = "reference"):
+        super().__init__(message)
+        self.kind = kind
+
+
+_REFUSALS: list[ReferenceCalled] = []  # refusals during the current answer, kept if the answer catches them
 
 
 def _library_function(fn) -> bool:
     return isinstance(fn, types.FunctionType) and (fn.__module__ or "").startswith("kinematics_lib") \
         and not fn.__code__.co_freevars
+
+
+def _refuse(message: str, kind: str = "reference"):
+    error = ReferenceCalled(message, kind)
+    _REFUSALS.append(error)
+    raise error
+
+
+def _refusing(*args, __label="", __refuse=_refuse, **kwargs):
+    """The code a forbidden function runs instead of its own (with the library module's globals,
+    so it brings what it needs as keyword defaults)."""
+    __refuse(f"{__label} is the reference of this exercise: write it yourself")
 
 
 @contextlib.contextmanager
@@ -85,22 +116,221 @@ def forbidden(functions: Iterable[Callable]):
     saved = []
     try:
         for fn in functions:
+            if any(fn is done for done, *_ in saved):
+                continue  # listed twice (or under two names): swapping again would save the refusing code
             if not _library_function(fn):
                 raise ValueError(f"forbid must list plain kinematics_lib functions, got {fn!r} (for a cached "
                                  "or wrapped function, forbid the library function that the reference calls)")
-            label = f"kl.{fn.__name__}"
-
-            # the swapped code runs with the library module's globals: it brings what it needs
-            def refuse(*args, __label=label, __error=ReferenceCalled, **kwargs):
-                raise __error(f"{__label} is the reference of this exercise: write it yourself")
-
             saved.append((fn, fn.__code__, fn.__defaults__, fn.__kwdefaults__))
-            fn.__code__ = refuse.__code__
-            fn.__defaults__, fn.__kwdefaults__ = refuse.__defaults__, refuse.__kwdefaults__
+            fn.__code__ = _refusing.__code__
+            fn.__defaults__, fn.__kwdefaults__ = None, {"__label": f"kl.{fn.__name__}", "__refuse": _refuse}
         yield
     finally:
-        for fn, code, defaults, kwdefaults in saved:
+        for fn, code, defaults, kwdefaults in reversed(saved):
             fn.__code__, fn.__defaults__, fn.__kwdefaults__ = code, defaults, kwdefaults
+
+
+class _RefusedValue:
+    """Stands for a value of a forbidden library table while an answer runs: any use refuses."""
+
+    __slots__ = ("_label",)
+
+    def __init__(self, label: str):
+        object.__setattr__(self, "_label", label)
+
+    def _refuse(self, *args, **kwargs):
+        _refuse(f"{object.__getattribute__(self, '_label')} holds this exercise's answer: write it yourself")
+
+    def __getattr__(self, name):
+        self._refuse()
+
+
+for _name in ("__getitem__", "__iter__", "__len__", "__contains__", "__call__", "__float__", "__int__",
+              "__index__", "__bool__", "__array__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
+              "__rmul__", "__truediv__", "__rtruediv__", "__matmul__", "__rmatmul__", "__neg__", "__abs__",
+              "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__", "__hash__", "__format__", "__str__"):
+    setattr(_RefusedValue, _name, _RefusedValue._refuse)
+
+
+@contextlib.contextmanager
+def _tables_refused(tables: Iterable[dict]):
+    """Within the block the values of each library table (a dict) refuse any use; its keys stay."""
+    saved = []
+    root = sys.modules.get(_PACKAGE)
+    try:
+        for table in tables:
+            if any(table is done for done, _ in saved):
+                continue
+            label = next((f"kl.{n}" for n in getattr(root, "__all__", ()) if getattr(root, n, None) is table),
+                         "a library table")
+            saved.append((table, dict(table)))
+            for key in table:
+                table[key] = _RefusedValue(f"{label}[{key!r}]")
+        yield
+    finally:
+        for table, content in reversed(saved):
+            table.clear()
+            table.update(content)
+
+
+_PACKAGE = __name__.split(".")[0]  # "kinematics_lib"
+_PINOCCHIO = "pinocchio"
+
+
+def _in_library(module_name) -> bool:
+    return isinstance(module_name, str) and (module_name == _PACKAGE or module_name.startswith(_PACKAGE + "."))
+
+
+def _codes_of(fn) -> list:
+    """The code objects that running ``fn`` (function, method, property, wrapped function) starts."""
+    if isinstance(fn, property):
+        return [c for f in (fn.fget, fn.fset, fn.fdel) if f is not None for c in _codes_of(f)]
+    if isinstance(fn, (staticmethod, classmethod, types.MethodType)):
+        return _codes_of(fn.__func__)
+    codes = [fn.__code__] if isinstance(fn, types.FunctionType) else []
+    wrapped = getattr(fn, "__wrapped__", None)
+    if wrapped is not None and wrapped is not fn:
+        codes += _codes_of(wrapped)
+    return codes
+
+
+def _building_block_codes(allow: Iterable) -> frozenset:
+    codes = []
+    for fn in allow:
+        found = _codes_of(fn)
+        if not found:
+            raise ValueError(f"allow must list Python functions, methods or properties, got {fn!r}")
+        codes += found
+    return frozenset(codes)
+
+
+def _attribute_codes() -> frozenset:
+    """Code of every property (and cached property) of a library class: reading them is allowed."""
+    codes = []
+    for name, module in list(sys.modules.items()):
+        if not _in_library(name) or module is None:
+            continue
+        for cls in list(vars(module).values()):
+            if isinstance(cls, type) and _in_library(getattr(cls, "__module__", None)):
+                for attr in vars(cls).values():
+                    if isinstance(attr, property):
+                        codes += _codes_of(attr)
+                    elif type(attr).__name__ == "cached_property":
+                        codes += _codes_of(attr.func)
+    return frozenset(codes)
+
+
+def _label(code, module_name: str) -> str:
+    qualname = getattr(code, "co_qualname", code.co_name)
+    root = sys.modules.get(_PACKAGE)
+    if "." not in qualname and qualname in getattr(root, "__all__", ()):
+        return f"kl.{qualname}"
+    if "." in qualname and qualname.split(".")[0] in getattr(root, "__all__", ()):
+        return f"kl.{qualname}"
+    return f"{module_name}.{qualname}"
+
+
+def _gate_hook(allowed: frozenset, refused: dict, exempt: frozenset, allowed_names: str):
+    """A profile function: refuses calls of ``refused`` codes anywhere, and calls into the library
+    made directly from non-library code unless their code is allowed or exempt."""
+    def hook(frame, event, arg):
+        if event != "call":
+            return
+        code = frame.f_code
+        if code is _refusing.__code__:
+            return  # a function forbidden() swapped: it raises its own refusal
+        label = refused.get(code)
+        if label is not None:
+            _refuse(f"{label} is the reference of this exercise: write it yourself")
+        module = frame.f_globals.get("__name__")
+        if not _in_library(module) or module == __name__:
+            return
+        caller = frame.f_back
+        if caller is not None and _in_library(caller.f_globals.get("__name__")):
+            return  # the library calling itself, inside a building block
+        name = code.co_name
+        if code in allowed or code in exempt or (name[:2] == "__" == name[-2:] and name != "__call__"):
+            return
+        _refuse(f"{_label(code, module)} is not a building block of this exercise (you may call: "
+                f"{allowed_names}): write it yourself", "library")
+    return hook
+
+
+class _RefuseImport(importlib.abc.MetaPathFinder):
+    """Refuses importing Pinocchio while an answer runs (when it was not imported before)."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == _PINOCCHIO or fullname.startswith(_PINOCCHIO + "."):
+            _refuse(f"import {fullname}: Pinocchio is not a building block of this exercise", "library")
+        return None
+
+
+def _pinocchio_stub(label: str):
+    def refused(*args, **kwargs):
+        _refuse(f"{label} is not a building block of this exercise: write it yourself", "library")
+    return refused
+
+
+@contextlib.contextmanager
+def _pinocchio_blocked(namespaces: Iterable[dict]):
+    """Every callable of the imported Pinocchio modules, and every alias of one in ``namespaces``
+    (the answer's globals), refuses within the block; importing Pinocchio refuses too."""
+    patched, originals = [], {}
+    finder = _RefuseImport()
+    try:
+        for mod_name, module in list(sys.modules.items()):
+            if module is None or not (mod_name == _PINOCCHIO or mod_name.startswith(_PINOCCHIO + ".")):
+                continue
+            for attr, value in list(vars(module).items()):
+                if callable(value) and not attr.startswith("__"):
+                    originals.setdefault(id(value), value)
+                    patched.append((module, attr, value))
+                    setattr(module, attr, _pinocchio_stub(f"{mod_name}.{attr}"))
+        for namespace in namespaces:
+            for key, value in list(namespace.items()):
+                if id(value) in originals and originals[id(value)] is value:
+                    patched.append((namespace, key, value))
+                    namespace[key] = _pinocchio_stub(f"pinocchio: {key}")
+        sys.meta_path.insert(0, finder)
+        yield
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(finder)
+        for target, key, value in reversed(patched):
+            if isinstance(target, dict):
+                target[key] = value
+            else:
+                setattr(target, key, value)
+
+
+@contextlib.contextmanager
+def library_gate(allow: Iterable = (), refuse: Iterable[Callable] = (), namespaces: Iterable[dict] = ()):
+    """Within the block (this thread, and threads started in it): a call into kinematics_lib made
+    from code outside the library is refused (:class:`ReferenceCalled`) unless the function is in
+    ``allow``; each function in ``refuse`` is refused however it is reached; Pinocchio is refused.
+
+    Methods such as ``__init__`` and properties of library classes are exempt: building library
+    objects and reading their attributes is not computing with the library.
+    """
+    allow = list(allow)
+    allowed = _building_block_codes(allow)
+    refused = {}
+    for fn in refuse:
+        for code in _codes_of(fn):
+            module = getattr(fn, "__module__", None)
+            refused[code] = (_label(code, module) if _in_library(module)
+                             else getattr(code, "co_qualname", code.co_name))
+    names = ", ".join(sorted({_label(c, "").lstrip(".") for c in allowed})) or "no library function"
+    hook = _gate_hook(allowed, refused, _attribute_codes(), names)
+    previous, previous_threads = sys.getprofile(), threading.getprofile()
+    with _pinocchio_blocked(namespaces):
+        threading.setprofile(hook)
+        sys.setprofile(hook)
+        try:
+            yield
+        finally:
+            sys.setprofile(previous)
+            threading.setprofile(previous_threads)
 
 
 @dataclass(frozen=True)
@@ -185,43 +415,70 @@ def _split(inp) -> tuple[tuple, dict]:
 def check_function(student: Callable, reference: Callable, inputs: Iterable, *, name: str | None = None,
                    rtol: float = 1e-7, atol: float = 1e-9,
                    compare: Callable[[Any, Any], str | None] | None = None,
-                   forbid: Iterable[Callable] | None = None) -> CheckResult:
+                   forbid: Iterable[Callable] | None = None, allow: Iterable = ()) -> CheckResult:
     """Call ``student`` and ``reference`` on every input; report the first disagreement.
 
     compare: optional function (got, expected) -> None if acceptable, else a reason (e.g. to
     accept either of two equivalent answers); it runs outside the ``forbid`` block.
-    forbid: library functions the answer may not call (see :func:`forbidden`); None (default)
-    forbids ``reference`` when it is a kinematics_lib function, ``()`` forbids nothing.
+    allow: the building blocks: library functions, methods or properties the answer may call;
+    every other kinematics_lib function (and Pinocchio) is refused when the answer calls it
+    (see :func:`library_gate`). Default: none.
+    forbid: library functions refused however they are reached, also from inside an allowed
+    building block (see :func:`forbidden`), and library tables (dicts) that hold the answer, whose
+    values refuse any use; None (default) forbids ``reference`` when it is a kinematics_lib
+    function, ``()`` forbids nothing. The reference itself is always refused.
 
     Under nbgrader (:func:`grading`) a result that did not pass raises ``AssertionError``; either
     way :func:`passed` remembers the outcome under ``name``.
     """
-    result = _run_check(student, reference, inputs, name, rtol, atol, compare, forbid)
+    result = _run_check(student, reference, inputs, name, rtol, atol, compare, forbid, allow)
     _LAST[result.name] = result.passed
     if grading() and not result.passed:
         raise AssertionError(result.message)
     return result
 
 
-def _run_check(student, reference, inputs, name, rtol, atol, compare, forbid) -> CheckResult:
+def _refused(name: str, exc: ReferenceCalled) -> CheckResult:
+    what = "the reference" if exc.kind == "reference" else "the library"
+    return CheckResult(name, False, True, f"✘ {name} calls {what}: {exc}")
+
+
+def _run_check(student, reference, inputs, name, rtol, atol, compare, forbid, allow) -> CheckResult:
     name = name or getattr(student, "__name__", "your function")
     calls = [_split(inp) for inp in inputs]
     expected = [reference(*args, **kwargs) for args, kwargs in calls]  # before any student code runs
     if forbid is None:
         forbid = (reference,) if _library_function(reference) else ()
+    tables = [f for f in forbid if isinstance(f, dict)]  # data that holds the answer (e.g. kl.NE_LINE_OPS)
+    forbid = [f for f in forbid if not isinstance(f, dict)]
+    namespaces = [g for g in {id(f.__globals__): f.__globals__ for f in (student, getattr(student, "__wrapped__", None))
+                              if isinstance(f, types.FunctionType)}.values()]
     got = []
-    with forbidden(list(forbid)):
+    _REFUSALS.clear()
+    # the gate first: it records the code of the reference and of `forbid` before forbidden() swaps it
+    with library_gate(allow, [reference, *forbid], namespaces), forbidden(forbid), _tables_refused(tables):
         for args, kwargs in calls:
             try:
                 got.append(student(*args, **kwargs))
             except NotImplementedError:
+                if _REFUSALS:
+                    break
                 return CheckResult(name, False, False,
                                    f"… {name}: {NOT_ANSWERED} (it still raises NotImplementedError)")
             except ReferenceCalled as exc:
-                return CheckResult(name, False, True, f"✘ {name} calls the reference: {exc}")
+                _REFUSALS.append(exc)
+                break
             except Exception as exc:  # report, do not crash the notebook
+                if _REFUSALS:
+                    break
                 return CheckResult(name, False, True, f"✘ {name}({_describe_input(args, kwargs)}) raised "
                                                        f"{type(exc).__name__}: {exc}")
+            if _REFUSALS:  # refused, and the answer caught it
+                break
+    if _REFUSALS:
+        refusal = _REFUSALS[0]
+        _REFUSALS.clear()
+        return _refused(name, refusal)
     for (args, kwargs), g, e in zip(calls, got, expected):
         try:
             why = compare(g, e) if compare else _compare(g, e, rtol, atol)
@@ -234,6 +491,7 @@ def _run_check(student, reference, inputs, name, rtol, atol, compare, forbid) ->
 
 
 def check_value(student_fn: Callable[[], Any], expected: Any, *, name: str | None = None,
-                rtol: float = 1e-7, atol: float = 1e-9) -> CheckResult:
+                rtol: float = 1e-7, atol: float = 1e-9, allow: Iterable = ()) -> CheckResult:
     """Check a single answer returned by a function of no arguments (raises under nbgrader if wrong)."""
-    return check_function(student_fn, lambda: expected, [()], name=name, rtol=rtol, atol=atol, forbid=())
+    return check_function(student_fn, lambda: expected, [()], name=name, rtol=rtol, atol=atol, forbid=(),
+                          allow=allow)

@@ -78,6 +78,14 @@ DPI = 90
 #: 1400 x 900 browser window (JupyterLab's bars and the file browser take the rest).
 MAX_FIGURE_PX = (900, 520)
 _UNIT = re.compile(r"\[[^\[\]]+\]\s*$")
+#: Shown in every slider view whose kernel went away (issue 19: after a restart the handle still
+#: moved but the figure silently stayed). ipywidgets 8 adds the CSS class
+#: ``jupyter-widgets-disconnected`` to every widget view when its kernel restarts; the rules
+#: below show this note (above the sliders) only then: pure CSS, no frontend extension.
+RESTART_NOTE = "the kernel restarted: run the cell again"
+_RESTART_HTML = ("<style>.kl-restart:not(.jupyter-widgets-disconnected) {display: none !important}"
+                 " .kl-restart {order: -1; font-weight: bold; color: #b00020}</style>"
+                 f"<span>{RESTART_NOTE}</span>")
 
 
 def quick_mode() -> bool:
@@ -608,7 +616,8 @@ class InteractiveView:
 
     def widget(self):
         """Build the live widget tree: sliders (two columns when more than three) above the
-        figure (an Image at its native pixel size) and the readout beside or below it."""
+        figure (an Image at its native pixel size) and the readout beside or below it, and a
+        note shown above the sliders only once the kernel has restarted (``RESTART_NOTE``)."""
         import ipywidgets as w
 
         controls = {name: _make_control(name, spec, self.labels[name]) for name, spec in self.sliders.items()}
@@ -640,7 +649,9 @@ class InteractiveView:
             grid_template_columns=f"repeat({columns}, 410px)", grid_gap="0px 12px", width="auto"))
         body = w.HBox([image, readout], layout=w.Layout(flex_flow="row wrap", align_items="flex-start",
                                                         grid_gap="0px 16px"))
-        box = w.VBox([grid, body])
+        note = w.HTML(value=_RESTART_HTML)   # hidden while the kernel is alive (see RESTART_NOTE)
+        note.add_class("kl-restart")
+        box = w.VBox([grid, body, note])
         box.add_class("kl-interactive")
         return box
 

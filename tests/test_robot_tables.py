@@ -1,0 +1,92 @@
+"""Robot tables (issue 22, item 8): kl.panda() and kl.ur5(), the PUMA shoulder height, and IK
+restarts.
+
+Panda: the Robotics Toolbox's test value of its ETS Panda (fkine at q = (1.4, 0.2, 1.8, 0.7, 0.1,
+3.1, 2.9), hand at Tz(0.103) Rz(-pi/4) from the flange), restated; and, where example-robot-data
+is installed, its panda.urdf (panda_link8 = the flange) at random q. UR5: the zero pose from UR's
+published lengths, and ur5_robot.urdf's tool0 (the same frame turned by Rz(pi) about the base).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import kinematics_lib as kl
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_urdf_example_robot_data import ROBOTS  # noqa: E402
+
+
+def test_panda_reproduces_the_robotics_toolbox_fkine_test():
+    q = np.array([1.4, 0.2, 1.8, 0.7, 0.1, 3.1, 2.9])
+    hand = kl.translation([0.0, 0.0, 0.103]) @ kl.make_transform(kl.rot_z(-np.pi / 4), np.zeros(3))
+    expected = np.array([[-0.50827907, -0.57904589, 0.63746234, 0.44682295],
+                         [0.83014553, -0.52639462, 0.18375824, 0.16168396],
+                         [0.22915229, 0.62258699, 0.74824773, 0.96798113],
+                         [0.0, 0.0, 0.0, 1.0]])
+    assert np.allclose(kl.dh_end_effector(kl.panda(), q) @ hand, expected, atol=1e-8)
+
+
+def test_panda_zero_pose_and_limits():
+    robot = kl.panda()
+    T = kl.dh_end_effector(robot, np.zeros(7))
+    # stretched up: x = a4 - a5 + a7 ... = 0.088, z = 0.333 + 0.316 + 0.384 - 0.107 (flange pointing down)
+    assert np.allclose(T[:3, 3], [0.088, 0.0, 0.333 + 0.316 + 0.384 - 0.107])
+    assert robot.n == 7 and robot.convention == "modified" and np.all(robot.q_min < robot.q_max)
+
+
+def test_ur5_zero_pose():
+    T = kl.dh_end_effector(kl.ur5(), np.zeros(6))
+    assert np.allclose(T[:3, 3], [-0.425 - 0.39225, -(0.10915 + 0.0823), 0.089159 - 0.09465])
+
+
+def test_puma_shoulder_is_26_45_inches():
+    assert kl.PUMA_SHOULDER_HEIGHT == pytest.approx(0.67183, abs=1e-6)
+    assert kl.puma560().T_base[2, 3] == kl.PUMA_SHOULDER_HEIGHT
+
+
+@pytest.mark.skipif(ROBOTS is None, reason="example-robot-data is not installed (development only)")
+@pytest.mark.parametrize("name, path, frame, base", [
+    ("panda", "panda_description/urdf/panda.urdf", "panda_link8", np.eye(4)),
+    ("ur5", "ur_description/urdf/ur5_robot.urdf", "tool0", kl.make_transform(kl.rot_z(np.pi), np.zeros(3))),
+])
+def test_tables_match_the_urdfs(name, path, frame, base):
+    import warnings
+
+    robot = getattr(kl, name)()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", kl.PhysicsWarning)  # the Panda's mimic finger
+        model = kl.load_urdf(ROBOTS / path)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        q = rng.uniform(robot.q_min, robot.q_max)
+        full = np.zeros(model.nq)
+        full[:robot.n] = q
+        assert np.allclose(kl.frame_placement(model, full, frame), base @ kl.dh_end_effector(robot, q), atol=1e-9)
+
+
+def test_ik_restarts_find_a_solution_q0_misses_and_report_the_start():
+    robot = kl.ur5()
+    target = kl.dh_end_effector(robot, np.array([0.4, -1.2, 1.5, -0.6, 1.1, 0.3]))
+    q0 = np.array([1.81, 2.54, -1.4, 0.23, -0.34, 2.59])  # far away: 15 steps from here are not enough
+    alone = kl.ik_newton(robot, target, q0, max_iterations=15)
+    assert not alone.converged and alone.start == 0
+    res = kl.ik_newton(robot, target, q0, max_iterations=15, restarts=20, seed=3)
+    assert res.converged and res.start > 0 and "random start" in res.message
+    assert np.allclose(kl.dh_end_effector(robot, res.q)[:3, 3], target[:3, 3], atol=1e-3)
+    again = kl.ik_newton(robot, target, q0, max_iterations=15, restarts=20, seed=3)
+    assert again.start == res.start and np.array_equal(again.q, res.q)  # seeded: reproducible
+    # the start it reports is the one it converged from
+    direct = kl.ik_newton(robot, target, res.q_start, max_iterations=15)
+    assert direct.converged and np.array_equal(direct.q, res.q)
+
+
+def test_ik_restarts_report_the_best_when_none_converges():
+    robot = kl.planar_arm([1.0, 1.0])
+    res = kl.ik_newton(robot, kl.translation([5.0, 0.0, 0.0]), [0.3, 0.2], task="planar_position",
+                       restarts=3, seed=1, max_iterations=30)
+    assert not res.converged and "none of q0 and 3 random starts" in res.message

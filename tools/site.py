@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Build the book web site ``site/`` from the committed, executed notebooks (nothing is executed).
+
+    python tools/site.py [--out site] [--with-solutions]      (run with the docs environment's Python;
+                                                              ``python3 tasks.py site`` does that)
+
+Sphinx + myst-nb + sphinx-book-theme; configuration, extension and style sheet in ``docs/site/``.
+The Sphinx source folder is *staged* in ``build/site-src/`` from the repository, so no text is kept
+twice in git:
+
+* ``index.md``       the README's title, introduction and "What the collection covers" (its notebook
+                     names become links), then the exercises and reference pages;
+* ``chapters/``      the chapters as committed, with a "Run this chapter" box after the title
+                     (download, exercise page, the two README commands, a Binder link) and the line
+                     "interactive in JupyterLab" under every slider cell's static figure;
+* ``exercises/``     the exercises as released to students (``exercises/``); ``--with-solutions``
+                     adds ``solutions/`` (instructors only: never publish that build);
+* ``conventions.md`` the README's "Conventions" section and chapter 1's conventions table;
+* ``glossary.md``    chapter 1's bilingual glossary (its section "Glossary" up to the summary);
+* ``docs/notation.md`` the notation page as it is in ``docs/`` (chapter 1 links to it there).
+
+The Binder links are built from one repository URL: ``KL_SITE_REPOSITORY`` (e.g.
+``https://github.com/OWNER/REPO``; ``KL_SITE_BRANCH``, default ``main``), else the ``origin``
+remote when it is on GitHub; without either the box says so instead of linking.
+Prints the build time and the number of pages. Standard library only, except Sphinx itself
+(run as ``python -m sphinx`` in the docs environment).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CONF = ROOT / "docs" / "site"
+STAGE = ROOT / "build" / "site-src"
+DOCTREES = ROOT / "build" / "site-doctrees"
+ORIGINALS = "_notebooks"   # the notebooks as committed, for the download links (not pages)
+SLIDER_CALL = "interactive_view("
+SLIDER_NOTE = ("*▶ Interactive in JupyterLab:* the figure above is the static view at the sliders' "
+               "initial values; run the chapter in JupyterLab to move them.")
+RUN_COMMANDS = ("python3 tasks.py lab    # install the student environment and open JupyterLab\n"
+                "python3 tasks.py test   # install the development environment and run every test")
+
+
+# ----------------------------------------------------------------------------------- sources
+def _md_sections(text: str, level: int = 2) -> dict[str, str]:
+    """The ``##`` sections of a markdown text by title (code fences respected), text without the heading."""
+    out, title, buf, fence = {}, None, [], False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fence = not fence
+        if not fence and re.match(rf"^#{{{level}}} ", line):
+            if title is not None:
+                out[title] = "\n".join(buf).strip() + "\n"
+            title, buf = line[level + 1:].strip(), []
+        elif title is not None:
+            buf.append(line)
+    if title is not None:
+        out[title] = "\n".join(buf).strip() + "\n"
+    return out
+
+
+def _section(sections: dict[str, str], title: str, where: str) -> str:
+    if title not in sections:
+        sys.exit(f"[site] {where} has no section '## {title}' (the site takes a page from it)")
+    return sections[title]
+
+
+def _source(cell) -> str:
+    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+
+
+def _markdown_cell(text: str) -> dict:
+    return {"cell_type": "markdown", "id": "", "metadata": {}, "source": text}
+
+
+def repository() -> tuple[str | None, str]:
+    """(GitHub repository URL or None, branch) for the Binder links."""
+    url = os.environ.get("KL_SITE_REPOSITORY", "").strip()
+    if not url:
+        try:
+            url = subprocess.run(["git", "remote", "get-url", "origin"], cwd=ROOT, capture_output=True,
+                                 text=True, check=False).stdout.strip()
+        except OSError:
+            url = ""
+    m = re.match(r"^(?:https://github\.com/|git@github\.com:)([\w.-]+)/([\w.-]+?)(?:\.git)?/?$", url)
+    branch = os.environ.get("KL_SITE_BRANCH", "main").strip() or "main"
+    return (f"https://github.com/{m.group(1)}/{m.group(2)}" if m else None), branch
+
+
+def binder_link(repo: str | None, branch: str, path: str) -> str:
+    if repo is None:
+        return ("a Binder link appears here when the site is built with `KL_SITE_REPOSITORY` set to "
+                "the repository's GitHub URL (the publishing workflow sets it)")
+    owner_name = repo.removeprefix("https://github.com/")
+    return (f"[launch this notebook on Binder](https://mybinder.org/v2/gh/{owner_name}/{branch}"
+            f"?labpath={path.replace('/', '%2F')}) (Binder builds `environment.yml`; the first start takes minutes)")
+
+
+# ------------------------------------------------------------------------------- notebooks
+def _box(title: str, lines: list[str], css: str) -> str:
+    body = "\n".join(lines)
+    return f"````{{admonition}} {title}\n:class: {css}\n\n{body}\n````\n"
+
+
+def stage_notebook(src: Path, dst: Path, box: str) -> int:
+    """Copy a notebook, insert ``box`` after its title and the slider note under every slider cell;
+    returns the number of slider cells."""
+    nb = json.loads(src.read_text(encoding="utf-8"))
+    cells, sliders = [], 0
+    for k, cell in enumerate(nb["cells"]):
+        cell = copy.deepcopy(cell)
+        text = _source(cell)
+        if k == 0 and cell["cell_type"] == "markdown" and text.startswith("# "):
+            title, _, rest = text.partition("\n")
+            cells.append(dict(cell, source=title + "\n"))   # the original cell (its id) keeps the title
+            cells.append(_markdown_cell(box))
+            cells.append(_markdown_cell(rest.lstrip("\n")) if rest.strip() else None)
+            cells = [c for c in cells if c is not None]
+            continue
+        cells.append(cell)
+        if cell["cell_type"] == "code" and SLIDER_CALL in text and cell.get("outputs"):
+            sliders += 1
+            cells.append(_markdown_cell(f"```{{rst-class}} kl-slider-note\n```\n{SLIDER_NOTE}\n"))
+    for k, cell in enumerate(cells):
+        if not cell.get("id"):
+            cell["id"] = f"kl-site-{k}"
+    nb["cells"] = cells
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_text(json.dumps(nb, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return sliders
+
+
+def chapter_box(name: str, exercise: str | None, repo, branch) -> str:
+    lines = [f"* **Download** the notebook: {{download}}`{name} </{ORIGINALS}/chapters/{name}>` (committed executed: every "
+             "number and figure below is in it)."]
+    if exercise:
+        lines.append(f"* **Exercises**: [{Path(exercise).stem}](../exercises/{exercise}) "
+                     f"(self-checked; `python3 tasks.py work {name[:2]}` copies it into your `work/` folder).")
+    lines += ["* **Run it live** on your computer (Python ≥ 3.10, nothing else), in the repository's folder:",
+              "", "  ```bash", *("  " + line for line in RUN_COMMANDS.splitlines()), "  ```", "",
+              f"  then open `chapters/{name}` in JupyterLab and *Run → Run All Cells*: the sliders come alive.",
+              "* **Or in the cloud**: " + binder_link(repo, branch, f"chapters/{name}") + "."]
+    return _box("Run this chapter", lines, "kl-run-box")
+
+
+def exercise_box(name: str, chapter: str | None, repo, branch, solved: bool) -> str:
+    folder = "solutions" if solved else "exercises"
+    lines = [f"* **Download** the notebook: {{download}}`{name} </{ORIGINALS}/{folder}/{name}>`."]
+    if solved:
+        lines.insert(0, "* **Instructors only**: these are the solutions (built with `--with-solutions`).")
+    if chapter:
+        lines.append(f"* **Chapter**: [{Path(chapter).stem}](../chapters/{chapter}).")
+    lines += [f"* **Work on it** in your own folder: `python3 tasks.py work {name[:2]}` copies it into `work/`, "
+              "`python3 tasks.py lab` opens JupyterLab; each answer is a function checked by the cell below it.",
+              "* **Or in the cloud**: " + binder_link(repo, branch, f"exercises/{name}") + "."]
+    return _box("Work on these exercises", lines, "kl-run-box")
+
+
+# ----------------------------------------------------------------------------------- pages
+def _linked_table(text: str, names: set[str]) -> str:
+    """README notebook paths in backticks become links to their pages."""
+    return re.sub(r"`((?:chapters|exercises)/[\w.-]+\.ipynb)`",
+                  lambda m: f"[{Path(m.group(1)).stem}]({m.group(1)})" if m.group(1) in names else m.group(0), text)
+
+
+def _title(nb_path: Path) -> str:
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    for line in _source(nb["cells"][0]).splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return nb_path.stem
+
+
+def write_pages(stage: Path, chapters: list[str], exercises: list[str], solutions: list[str]) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    title = readme.splitlines()[0].removeprefix("# ").strip()
+    intro = readme.split("\n## ", 1)[0].split("\n", 1)[1].strip().split("\n\n", 1)[0]  # its first paragraph
+    sections = _md_sections(readme)
+    names = {f"chapters/{c}" for c in chapters} | {f"exercises/{e}" for e in exercises}
+    covers = _linked_table(_section(sections, "What the collection covers", "README.md"), names)
+    ex_rows = "\n".join(f"| [{_title(stage / 'exercises' / e)}](exercises/{e}) | "
+                        f"[chapter {e[:2].lstrip('0')}](chapters/{c}) |"
+                        for e in exercises for c in chapters if c[:2] == e[:2])
+    toc = lambda caption, folder, items: (  # noqa: E731
+        f"```{{toctree}}\n:caption: {caption}\n:hidden:\n:maxdepth: 2\n\n"
+        + "\n".join(f"{folder}/{Path(i).stem}" for i in items) + "\n```\n")
+    index = [f"# {title}\n", intro + "\n",
+             _box("Read, download, run", [
+                 "Every chapter below is a page of this book, rendered from its committed, executed notebook: "
+                 "prose, formulas, code, printed numbers and the static figure of every slider. Each page links "
+                 "its notebook for download. To run the notebooks and move the sliders, install the collection "
+                 "on your computer (Python ≥ 3.10, nothing else) and, in its folder:", "",
+                 "```bash", RUN_COMMANDS, "```", "",
+                 "Build this site yourself with `python3 tasks.py site` (it writes `site/`, open "
+                 "`site/index.html`; no internet needed to read it)."], "kl-run-box"),
+             "## What the collection covers\n", covers,
+             "## Exercises\n",
+             "One notebook per chapter from chapter 2 on, as released to students: each answer is a "
+             "function, checked by the cell below it.\n",
+             "| exercises | chapter |\n| --- | --- |\n" + ex_rows + "\n",
+             "## Reference\n",
+             "* [Conventions](conventions.md): units, frames, orders, gravity, floating base, DH.\n"
+             "* [Notation](docs/notation.md): every symbol of the chapters and its name in the code.\n"
+             "* [Glossary (术语表)](glossary.md): the terms in English and Chinese, with their chapters.\n",
+             toc("Chapters", "chapters", chapters), toc("Exercises", "exercises", exercises)]
+    if solutions:
+        index.append(toc("Solutions (instructors)", "solutions", solutions))
+    index.append("```{toctree}\n:caption: Reference\n:hidden:\n\nconventions\ndocs/notation\nglossary\n```\n")
+    (stage / "index.md").write_text("\n".join(index), encoding="utf-8")
+
+    ch1 = json.loads((ROOT / "chapters" / chapters[0]).read_text(encoding="utf-8"))
+    ch1_text = "\n\n".join(_source(c) for c in ch1["cells"] if c["cell_type"] == "markdown")
+    ch1_sections = _md_sections(ch1_text)
+    table = next((v for k, v in ch1_sections.items() if "conventions in one table" in k), None)
+    glossary = next((v for k, v in ch1_sections.items() if k.split(" ", 1)[-1].startswith("Glossary")), None)
+    if table is None or glossary is None:
+        sys.exit("[site] chapter 1 lost its sections 'The conventions in one table' or 'Glossary'")
+    link = f"[chapter 1](chapters/{chapters[0]})"
+    (stage / "conventions.md").write_text(
+        "# Conventions\n\n" + _section(sections, "Conventions", "README.md") + "\n## Where each one is checked\n\n"
+        + f"From {link}, which checks each convention numerically.\n\n"
+        + re.sub(r"^The same table opens.*?\n\n", "", table, flags=re.S), encoding="utf-8")
+    (stage / "glossary.md").write_text(
+        f"# Glossary (术语表)\n\nFrom {link}; search finds a term in either language.\n\n"
+        + glossary.replace("\n### ", "\n## "), encoding="utf-8")
+    (stage / "docs").mkdir(exist_ok=True)
+    shutil.copy2(ROOT / "docs" / "notation.md", stage / "docs" / "notation.md")
+
+
+def stage(with_solutions: bool, where: Path = STAGE) -> dict:
+    """Write the Sphinx source folder ``where`` (emptied first); returns what it holds."""
+    if where.exists():
+        shutil.rmtree(where)
+    where.mkdir(parents=True)
+    repo, branch = repository()
+    chapters = sorted(p.name for p in (ROOT / "chapters").glob("*.ipynb"))
+    exercises = sorted(p.name for p in (ROOT / "exercises").glob("*.ipynb"))
+    solutions = sorted(p.name for p in (ROOT / "solutions").glob("*.ipynb")) if with_solutions else []
+    for folder in ("chapters", "exercises") + (("solutions",) if with_solutions else ()):
+        shutil.copytree(ROOT / folder, where / ORIGINALS / folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    by_number = lambda items, n: next((i for i in items if i[:2] == n), None)  # noqa: E731
+    sliders = 0
+    for c in chapters:
+        sliders += stage_notebook(ROOT / "chapters" / c, where / "chapters" / c,
+                                  chapter_box(c, by_number(exercises, c[:2]), repo, branch))
+    for e in exercises:
+        stage_notebook(ROOT / "exercises" / e, where / "exercises" / e,
+                       exercise_box(e, by_number(chapters, e[:2]), repo, branch, solved=False))
+    for s in solutions:
+        stage_notebook(ROOT / "solutions" / s, where / "solutions" / s,
+                       exercise_box(s, by_number(chapters, s[:2]), repo, branch, solved=True))
+    write_pages(where, chapters, exercises, solutions)
+    return {"chapters": len(chapters), "exercises": len(exercises), "solutions": len(solutions), "sliders": sliders}
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=str(ROOT / "site"), help="output folder (default: site/)")
+    ap.add_argument("--with-solutions", action="store_true", help="also render solutions/ (instructors only)")
+    ap.add_argument("--quiet", action="store_true", help="only warnings and the summary")
+    ap.add_argument("--work", default=str(STAGE.parent), help="folder for the staged sources and Sphinx's cache (default: build/)")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    out = Path(args.out).resolve()
+    if out.exists() and any(out.iterdir()):
+        if not (out / ".buildinfo").exists():
+            sys.exit(f"[site] {out} exists and is not a site built by this command: not touching it")
+        shutil.rmtree(out)   # a previous build: start clean so no page of an older layout survives
+    work = Path(args.work).resolve()
+    src, doctrees = work / STAGE.name, work / DOCTREES.name
+    html = work / "site-html"   # Sphinx writes here (myst-nb puts jupyter_execute/ beside it), then copied to out
+    if html.exists():
+        shutil.rmtree(html)
+    counts = stage(args.with_solutions, src)
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(CONF), "-d", str(doctrees),
+           "-W", "--keep-going", "-j", "1", str(src), str(html)]
+    if args.quiet:
+        cmd.insert(3, "-q")
+    print("[site] " + " ".join(cmd), flush=True)
+    repo, branch = repository()
+    env = dict(os.environ, KL_SITE_BRANCH=branch)
+    if repo:
+        env["KL_SITE_REPOSITORY_RESOLVED"] = repo
+    rc = subprocess.call(cmd, cwd=ROOT, env=env)
+    if rc:
+        print(f"[site] Sphinx failed (exit {rc})", file=sys.stderr)
+        return rc
+    shutil.copytree(html, out, dirs_exist_ok=True)
+    pages = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html")
+                   if not p.relative_to(out).parts[0].startswith("_") and p.name not in ("genindex.html", "search.html"))
+    print(f"[site] built {out}/index.html in {time.perf_counter() - t0:.1f} s: {len(pages)} pages "
+          f"({counts['chapters']} chapters, {counts['exercises']} exercises"
+          + (f", {counts['solutions']} solutions" if counts["solutions"] else "")
+          + f", {len(pages) - counts['chapters'] - counts['exercises'] - counts['solutions']} other), "
+          f"{counts['sliders']} slider figures", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
