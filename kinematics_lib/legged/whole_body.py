@@ -47,12 +47,13 @@ __all__ = ["WholeBodyQPResult", "whole_body_qp", "urdf_effort_limits", "largest_
 
 FEAS_TOL = 1e-7    # constraint violation accepted after the solve, relative to the problem's scale
 MAX_STEPS = 5000  # a push run is short (one QP and one LCP per step)
+MAX_PUSH = 1e5  # N
 FD_STEP = 1e-5     # s: the central difference of J_c along v (J̇_c v)
 
 
 @dataclass(frozen=True)
 class WholeBodyQPResult:
-    """One whole-body QP: status "optimal" or "infeasible" (then a, tau, forces are None).
+    """One whole-body QP: status "optimal" or "infeasible" (then a, tau, forces and the residuals are None).
 
     a (nv,) [m/s², rad/s²]; tau (n,) [N m]; forces (k, 3) [N, world axes, ground on the robot];
     feet: the contact frames; mu: friction coefficient; dynamics_residual [N, N m] and
@@ -68,8 +69,8 @@ class WholeBodyQPResult:
     forces: np.ndarray | None
     feet: tuple
     mu: float
-    dynamics_residual: float
-    contact_residual: float
+    dynamics_residual: float | None
+    contact_residual: float | None
     task_residual: np.ndarray | None
     solver: str
     solve_time: float
@@ -193,6 +194,19 @@ def _solve_cone(P, c, A_eq, b_eq, G, h, k, mu, f0):
     return np.array(sol.x) if str(sol.status) in ("Solved", "AlmostSolved") else None
 
 
+def _limits(tau_max, n: int) -> np.ndarray:
+    """τ_max (n,) from None (no limit), a scalar or (n,); positive, inf allowed."""
+    if tau_max is None:
+        return np.full(n, np.inf)
+    t = check._array(tau_max, "tau_max")
+    if t.shape not in ((), (n,)):
+        raise check.InputError(f"tau_max must be a scalar or have shape ({n},), one per joint, got shape {t.shape}")
+    t = np.broadcast_to(t, (n,)).astype(float)
+    if np.isnan(t).any() or (t <= 0.0).any():
+        raise check.InputError(f"tau_max must be positive (inf allowed: no limit), got {t}")
+    return t
+
+
 def _vector3(x, name: str) -> np.ndarray:
     return np.zeros(3) if x is None else check.vector(x, 3, name)
 
@@ -214,14 +228,15 @@ def whole_body_qp(model: Model, q, v, contact_frames, *, mu=0.7, n_faces=4, tau_
     _floating(model)
     q = _configuration(model, q)
     v = check.vector(v, model.nv, "v")
-    feet = _feet(model, contact_frames)
+    try:
+        feet = _feet(model, contact_frames)
+    except check.InputError as e:
+        raise check.InputError(str(e).replace("feet", "contact_frames", 1)) from None
     mu = _mu(mu)
     if n_faces is not None:
         n_faces = check.integer(n_faces, "n_faces", 3, 64)
     n, nv, k = model.nv - 6, model.nv, len(feet)
-    tau_max = np.full(n, np.inf) if tau_max is None else np.broadcast_to(check._array(tau_max, "tau_max"), (n,)).copy()
-    if np.isnan(tau_max).any() or (tau_max <= 0.0).any():
-        raise check.InputError(f"tau_max must be positive (inf allowed), one per joint ({n}), got {tau_max}")
+    tau_max = _limits(tau_max, n)
     a_des = _vector3(com_acceleration, "com_acceleration")
     w_des = _vector3(base_angular_acceleration, "base_angular_acceleration")
     push = _vector3(push, "push")
@@ -284,7 +299,7 @@ def _whole_body_qp(model, q, v, feet, mu, n_faces, tau_max, a_des, w_des, push, 
         what = "the commanded accelerations" if strict else "the contact and dynamics constraints"
         return WholeBodyQPResult("infeasible", f"no accelerations, torques within ±tau_max and forces inside the "
                                  f"friction {'cone' if n_faces is None else 'pyramid'} (mu = {mu:g}) satisfy {what}",
-                                 None, None, None, feet, mu, np.nan, np.nan, None, solver, elapsed)
+                                 None, None, None, feet, mu, None, None, None, solver, elapsed)
     a, tau, f = x[:nv], x[nv:f0], x[f0:]
     res_dyn = float(np.abs(M @ a + h - S_T @ tau - Jc.T @ f - tau_push).max())
     res_con = float(np.abs(Jc @ a + jdv).max())
@@ -386,6 +401,8 @@ def simulate_push(model: Model, q0, feet, push, *, push_start=0.05, push_duratio
     q = _configuration(model, q0, "q0").copy()
     feet = _feet(model, feet)
     push = check.vector(push, 3, "push")
+    if np.abs(push).max() > MAX_PUSH:
+        raise check.InputError(f"push must stay below {MAX_PUSH:g} N (a push on a robot), got {push}")
     t0p, tp = check.nonnegative(push_start, "push_start"), check.nonnegative(push_duration, "push_duration")
     duration, dt = check.positive(duration, "duration"), check.positive(dt, "dt")
     if dt > 0.02:
@@ -393,11 +410,13 @@ def simulate_push(model: Model, q0, feet, push, *, push_start=0.05, push_duratio
     steps = check.integer(int(round(duration / dt)), "duration / dt", 1, MAX_STEPS)
     mu = _mu(mu)
     Kp, Kd = check.nonnegative(Kp, "Kp"), check.nonnegative(Kd, "Kd")
+    if Kp > 1e4 or Kd > 1e3:
+        raise check.InputError(f"Kp must be at most 1e4 1/s² and Kd at most 1e3 1/s (stable with dt), got Kp = {Kp:g}, Kd = {Kd:g}")
     strict, known_push = check.flag(strict, "strict"), check.flag(known_push, "known_push")
     kw = dict(mu=mu, n_faces=n_faces, tau_max=tau_max)
     whole_body_qp(model, q, np.zeros(model.nv), feet, **kw)  # checks the remaining arguments once
     n, k = model.nv - 6, len(feet)
-    tau_lim = np.full(n, np.inf) if tau_max is None else np.broadcast_to(np.asarray(tau_max, float), (n,))
+    tau_lim = _limits(tau_max, n)
     p_G0, R0 = center_of_mass(model, q), quat_to_matrix(q[3:7])
     v = np.zeros(model.nv)
     rows, first = [], None
@@ -418,7 +437,10 @@ def simulate_push(model: Model, q0, feet, push, *, push_start=0.05, push_duratio
         tau = res.tau if res.ok else np.zeros(n)
         tau_ext = np.zeros(model.nv)
         tau_ext[:3] = R.T @ F_push
-        q_next, v_next, F = _step(model, q, v, tau, feet, dt, mu, n_faces or 8, 0.01, tau_ext)
+        try:
+            q_next, v_next, F = _step(model, q, v, tau, feet, dt, mu, n_faces or 8, 0.01, tau_ext)
+        except check.InputError:  # the state left every physical range (the robot was thrown away)
+            break
         plan = res.forces if ok else np.zeros((k, 3))
         ratio = res.friction_ratio if ok else np.full(k, np.nan)
         rows.append((t, q, v, F_push, tau, plan, F, ok, ratio, p_G, res.solve_time))
