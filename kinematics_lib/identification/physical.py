@@ -133,14 +133,20 @@ def identify_physical_parameters(W, tau, n_extra: int = 0, constrained: bool = T
         raise check.InputError("prior_weight must be > 0 for plain least squares (W is rank-deficient in the full "
                                "parameters)")
     P = (A + eps * scale * np.eye(p)) / scale
-    c = -(W2.T @ t2 + eps * scale * theta0) / scale
+    with np.errstate(all="ignore"):
+        c = -(W2.T @ t2 + eps * scale * theta0) / scale
+    check.finite_result(c, "W^T tau", "W, tau or prior")
+    s_c = float(np.abs(c).max()) or 1.0  # the feasible set is a cone: theta(c / s_c) = theta(c) / s_c
     if constrained:
-        theta, status = _sdp(P, c, nb, n_extra)
+        theta, status = _sdp(P, c / s_c, nb, n_extra)
     else:
-        theta, status = np.linalg.solve(P, -c), "solved"
+        theta, status = np.linalg.solve(P, -c / s_c), "solved"
+    theta = theta * s_c
     check.finite_result(theta, "theta", "W or tau")
     eig = pseudo_inertia_eigenvalues(theta, n_extra)
-    rms = np.sqrt(np.mean(((W2 @ theta - t2).reshape(shape)) ** 2, axis=0))
+    with np.errstate(all="ignore"):
+        rms = np.sqrt(np.mean(((W2 @ theta - t2).reshape(shape)) ** 2, axis=0))
+    check.finite_result(rms, "the RMS residual", "W or tau")
     return PhysicalIdentification(theta, eig, int(np.sum(eig < -tol)), constrained, rms, status)
 
 
@@ -153,7 +159,12 @@ def _sdp(P, c, nb, n_extra):
     settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = 1e-10
     solver = clarabel.DefaultSolver(sparse.csc_matrix(np.triu(P)), c, sparse.csc_matrix(np.vstack(rows)),
                                     np.zeros(10 * nb), [clarabel.PSDTriangleConeT(4)] * nb, settings)
-    sol = solver.solve()
+    try:
+        sol = solver.solve()
+    except BaseException as err:  # a Rust panic inside Clarabel (pyo3 PanicException) is no Exception
+        if type(err).__name__ != "PanicException":
+            raise
+        raise check.InputError(f"W, tau: the constrained least squares failed inside Clarabel ({err})") from None
     status = str(sol.status)
     if status not in ("Solved", "AlmostSolved"):
         raise check.InputError(f"W, tau: the constrained least squares was not solved (Clarabel: {status})")
@@ -183,11 +194,16 @@ def fit_stribeck(v, tau_f, delta: float = 2.0, x0=None) -> StribeckFit:
     from scipy.optimize import least_squares
 
     v = check.vector(v, None, "v")
-    tau_f = check.vector(tau_f, v.size, "tau_f")
     if v.size < 6 or np.count_nonzero(v) < 5:
         raise check.InputError(f"v must hold at least 6 velocities (5 non-zero) for 4 parameters, got {v.size}")
-    if np.abs(v).max() > 1e6 or np.abs(tau_f).max() > 1e12:
-        raise check.InputError("v and tau_f must be physical magnitudes (|v| <= 1e6 rad/s, |tau_f| <= 1e12 N m)")
+    if np.abs(v).max() > 1e6:
+        raise check.InputError(f"v must be a physical speed, |v| <= 1e6 rad/s, got {np.abs(v).max():.3g}")
+    tau_f = check._array(tau_f, "tau_f")
+    if tau_f.shape != v.shape:
+        raise check.InputError(f"tau_f must have the shape of v, {v.shape} (one torque per velocity), got {tau_f.shape}")
+    tau_f = check.vector(tau_f, v.size, "tau_f")
+    if np.abs(tau_f).max() > 1e12:
+        raise check.InputError(f"tau_f must be a physical torque, |tau_f| <= 1e12 N m, got {np.abs(tau_f).max():.3g}")
     delta = check.positive(delta, "delta")
     if delta > 10.0:
         raise check.InputError(f"delta must be in (0, 10], got {delta:g}")
