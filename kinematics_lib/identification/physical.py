@@ -23,9 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sparse
 
 from .. import _validate as check
+from ..contact.distribution import _clarabel_solve
 from .friction import stribeck_friction
 
 __all__ = ["pseudo_inertia", "pseudo_inertia_eigenvalues", "PhysicalIdentification", "identify_physical_parameters",
@@ -154,21 +154,10 @@ def _sdp(P, c, nb, n_extra):
     import clarabel
 
     rows = [-_svec_rows(nb, n_extra, i) for i in range(nb)]
-    settings = clarabel.DefaultSettings()
-    settings.verbose = False
-    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = 1e-10
-    solver = clarabel.DefaultSolver(sparse.csc_matrix(np.triu(P)), c, sparse.csc_matrix(np.vstack(rows)),
-                                    np.zeros(10 * nb), [clarabel.PSDTriangleConeT(4)] * nb, settings)
-    try:
-        sol = solver.solve()
-    except BaseException as err:  # a Rust panic inside Clarabel (pyo3 PanicException) is no Exception
-        if type(err).__name__ != "PanicException":
-            raise
-        raise check.InputError(f"W, tau: the constrained least squares failed inside Clarabel ({err})") from None
-    status = str(sol.status)
-    if status not in ("Solved", "AlmostSolved"):
-        raise check.InputError(f"W, tau: the constrained least squares was not solved (Clarabel: {status})")
-    return np.array(sol.x), status.lower()
+    x = _clarabel_solve(P, c, rows, [np.zeros(10 * nb)], [clarabel.PSDTriangleConeT(4)] * nb, 1e-10)
+    if x is None:
+        raise check.InputError("W, tau: the constrained least squares was not solved by Clarabel")
+    return x, "solved"
 
 
 @dataclass(frozen=True)

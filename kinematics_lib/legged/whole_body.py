@@ -29,10 +29,10 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sparse
 
 from .. import _validate as check
 from ..contact.cones import friction_pyramid
+from ..contact.distribution import _add_friction_cones, _clarabel_solve
 from ..dynamics.algorithms import crba, nonlinear_effects
 from ..dynamics.centroidal import center_of_mass
 from ..dynamics.floating_base import centroidal_inertia, integrate
@@ -177,21 +177,10 @@ def _solve_pyramid(P, c, A_eq, b_eq, G, h):
 def _solve_cone(P, c, A_eq, b_eq, G, h, k, mu, f0):
     import clarabel
 
-    N = P.shape[0]
-    rows, rhs, cones = [A_eq, G], [b_eq, h], [clarabel.ZeroConeT(A_eq.shape[0]), clarabel.NonnegativeConeT(G.shape[0])]
-    for i in range(k):  # (mu f_z, f_x, f_y) in the second-order cone
-        S = np.zeros((3, N))
-        S[0, f0 + 3 * i + 2], S[1, f0 + 3 * i], S[2, f0 + 3 * i + 1] = -mu, -1.0, -1.0
-        rows.append(S)
-        rhs.append(np.zeros(3))
-        cones.append(clarabel.SecondOrderConeT(3))
-    settings = clarabel.DefaultSettings()
-    settings.verbose = False
-    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = 1e-10
-    solver = clarabel.DefaultSolver(sparse.csc_matrix(np.triu(P)), c, sparse.csc_matrix(np.vstack(rows)),
-                                    np.concatenate(rhs), cones, settings)
-    sol = solver.solve()
-    return np.array(sol.x) if str(sol.status) in ("Solved", "AlmostSolved") else None
+    rows, rhs = [A_eq, G], [b_eq, h]
+    cones = [clarabel.ZeroConeT(A_eq.shape[0]), clarabel.NonnegativeConeT(G.shape[0])]
+    _add_friction_cones(rows, rhs, cones, k, mu, P.shape[0], f0)
+    return _clarabel_solve(P, c, rows, rhs, cones, 1e-10)
 
 
 def _limits(tau_max, n: int) -> np.ndarray:
