@@ -12,7 +12,10 @@ Prints the machine, then microseconds per call of
 * one time step of the box on an incline as an LCP (``contact_step``: building the LCP and
   Lemke's algorithm), its QP cross-check (``contact_step_qp``), and Lemke alone on LCPs of
   n = 4, 8, 16 unknowns (random positive-definite M);
-* ``kkt_dynamics`` on an 18-coordinate system with 12 constraints (ANYmal-sized: four point feet).
+* ``kkt_dynamics`` on an 18-coordinate system with 12 constraints (ANYmal-sized: four point feet);
+* ``whole_body_qp`` on ANYmal B standing on four feet while moving (66 unknowns a, τ, f; 30
+  equalities; URDF effort limits): the whole call (M, h, J_c, J̇_c v by differences, the QP) and the
+  solver call alone (its wall-clock ``solve_time``, median of 50), against document 000's "< 1 ms".
 
 CPU time of the calling thread, best of several repeats, single-threaded BLAS
 (``kinematics_lib.notebook.benchmarking.time_call``). Python call overhead and argument
@@ -67,6 +70,19 @@ def main(argv: list[str] | None = None) -> int:
         M18, J = spd(rng, 18, 100.0), rng.normal(size=(12, 18))
         measure("kkt_dynamics, n = 18, k = 12", kl.kkt_dynamics, M18, rng.normal(size=18), J, rng.normal(size=12),
                 rng.normal(size=18))
+        anymal = kl.load_urdf(kl.anymal_b_urdf(), floating_base=True)
+        q = kl.neutral_configuration(anymal)
+        for foot, angles in kl.ANYMAL_STANCE.items():
+            q[list(kl.leg_geometry(anymal, foot).q_index)] = angles
+        q[2] = -np.mean([kl.frame_placement(anymal, q, f)[2, 3] for f in kl.ANYMAL_FEET])
+        v = 0.3 * rng.normal(size=18)
+        tau_max = kl.urdf_effort_limits(anymal, kl.anymal_b_urdf())
+        for label, n_faces in (("4-face pyramid (ProxQP)", 4), ("exact cone (Clarabel)", None)):
+            call = (anymal, q, v, kl.ANYMAL_FEET)
+            kw = dict(n_faces=n_faces, tau_max=tau_max, push=[40.0, 0.0, 0.0])
+            measure(f"whole_body_qp, ANYmal 4 feet, {label}: whole call", lambda: kl.whole_body_qp(*call, **kw))
+            solve = np.median([kl.whole_body_qp(*call, **kw).solve_time for _ in range(50)])
+            rows.append((f"whole_body_qp, ANYmal 4 feet, {label}: solver alone (wall clock)", 1e6 * solve))
     width = max(len(r[0]) for r in rows)
     print("microseconds per call:")
     for label, us in rows:

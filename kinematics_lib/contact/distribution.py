@@ -120,20 +120,42 @@ def _socp_exact(G, w, mu, weights, norm):
         rows += [np.hstack([np.diag(W), -U]), np.hstack([-np.diag(W), -U])]
         b.append(np.zeros(2 * n))
         cones.append(clarabel.NonnegativeConeT(2 * n))
-    for i in range(k):  # s = (mu f_z, f_x, f_y) in the second-order cone
+    _add_friction_cones(rows, b, cones, k, mu, N, 0)
+    x = _clarabel_solve(P, c, rows, b, cones, 1e-11)
+    return None if x is None else x[:n]
+
+
+def _add_friction_cones(rows: list, rhs: list, cones: list, k: int, mu: float, N: int, f0: int) -> None:
+    """Append the k friction cones s_i = (mu f_z, f_x, f_y) in the second-order cone (Clarabel's
+    form s = b - A x) for the forces stacked from column f0 of an N-column decision vector."""
+    import clarabel
+
+    for i in range(k):
         A = np.zeros((3, N))
-        A[0, 3 * i + 2], A[1, 3 * i], A[2, 3 * i + 1] = -mu, -1.0, -1.0
+        A[0, f0 + 3 * i + 2], A[1, f0 + 3 * i], A[2, f0 + 3 * i + 1] = -mu, -1.0, -1.0
         rows.append(A)
-        b.append(np.zeros(3))
+        rhs.append(np.zeros(3))
         cones.append(clarabel.SecondOrderConeT(3))
+
+
+def _clarabel_solve(P, c, rows, rhs, cones, tol: float):
+    """min ½ xᵀPx + cᵀx s.t. rhs − rows x in cones, by Clarabel (interior point, tolerances tol):
+    x, or None unless solved. A panic inside the solver is reported as None too (private helper
+    shared by chapter 7's SOCP, the whole-body QP and the physical identification)."""
+    import clarabel
+
     settings = clarabel.DefaultSettings()
     settings.verbose = False
-    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = 1e-11
+    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = tol
     solver = clarabel.DefaultSolver(sparse.csc_matrix(np.triu(P)), c, sparse.csc_matrix(np.vstack(rows)),
-                                    np.concatenate(b), cones, settings)
-    sol = solver.solve()
-    ok = str(sol.status) in ("Solved", "AlmostSolved")
-    return np.array(sol.x)[:n] if ok else None
+                                    np.concatenate(rhs), cones, settings)
+    try:
+        sol = solver.solve()
+    except BaseException as err:  # a Rust panic (pyo3 PanicException) is not an Exception
+        if type(err).__name__ != "PanicException":
+            raise
+        return None
+    return np.array(sol.x) if str(sol.status) in ("Solved", "AlmostSolved") else None
 
 
 def _violation(G, w, f, mu, n_faces) -> float:

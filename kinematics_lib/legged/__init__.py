@@ -4,10 +4,11 @@ equilibrium and contact-force estimation, a landing simulation.
 Imports the maths layers below it (``geometry`` ... ``identification``).
 """
 
-from . import landing, leg_kinematics, stance, statics
+from . import landing, leg_kinematics, stance, statics, whole_body
 from .landing import *  # noqa: F401,F403
 from .leg_kinematics import *  # noqa: F401,F403
 from .stance import *  # noqa: F401,F403
 from .statics import *  # noqa: F401,F403
+from .whole_body import *  # noqa: F401,F403
 
-__all__ = [*leg_kinematics.__all__, *stance.__all__, *statics.__all__, *landing.__all__]
+__all__ = [*leg_kinematics.__all__, *stance.__all__, *statics.__all__, *landing.__all__, *whole_body.__all__]

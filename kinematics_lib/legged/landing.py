@@ -49,13 +49,14 @@ def _tangents(n_faces: int) -> np.ndarray:
     return np.column_stack([np.cos(th), np.sin(th), np.zeros(n_faces)])
 
 
-def _step(model, q, v, tau, feet, dt, mu, n_faces, margin):
+def _step(model, q, v, tau, feet, dt, mu, n_faces, margin, tau_ext=None):
     """Chapter 7's time step (:func:`contact_step`, Lemke's LCP) with the feet as point contacts:
-    N the feet's normal Jacobian rows, D their rows along the n_faces friction directions."""
+    N the feet's normal Jacobian rows, D their rows along the n_faces friction directions.
+    tau_ext (nv,): an external generalised force (a push), None for none."""
     T = forward_kinematics(model, q)
     M = crba(model, q)
-    f_ext = np.zeros(model.nv)
-    f_ext[6:] = tau
+    f_ext = np.zeros(model.nv) if tau_ext is None else np.array(tau_ext, dtype=float)
+    f_ext[6:] += tau
     f_ext -= nonlinear_effects(model, q, v)
     pts = _feet_world(model, T, feet)
     active = np.array([p[2] <= margin for _, p in pts])
