@@ -19,8 +19,7 @@
   measured normal force on the wall), so the tip slides along the wall while pressing with f_d.
 
 Plants: :class:`TwoLinkArm` (closed-form tip kinematics) or a fixed-base planar ``ModelPlant``
-(its frame ``"tip"``, x and y rows; J̇ q̇ by a central difference, to be replaced by
-``kl.frame_jacobian_time_variation``). Laws are callables ``law(t, q, v) -> tau`` for
+(its frame ``"tip"``, x and y rows; J̇ q̇ from ``kl.frame_jacobian_time_variation``). Laws are callables ``law(t, q, v) -> tau`` for
 ``kl.simulate_sampled`` / ``kl.simulate_continuous``.
 """
 
@@ -31,7 +30,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from .. import _validate as check
-from ..dynamics.frames import frame_jacobian, frame_placement
+from ..dynamics.frames import frame_jacobian, frame_jacobian_time_variation, frame_placement
 from ..geometry.rotations import so3_log
 from .interaction import Wall, _arm
 from .plants import ModelPlant, TwoLinkArm
@@ -39,8 +38,6 @@ from .simulation import _as_plant
 
 __all__ = ["pd_gravity_controller", "pd_gravity_lyapunov", "TipTask", "tip_task", "operational_space_controller",
            "orientation_error", "hybrid_force_motion_controller"]
-
-FD_STEP = 1e-6
 
 
 def _gains(x, n: int, name: str) -> np.ndarray:
@@ -100,9 +97,8 @@ def tip_task(plant) -> TipTask:
     def J(q):
         return frame_jacobian(model, q, "tip")[:2]
 
-    def Jdot_v(q, v):  # central difference along v; to be replaced by kl.frame_jacobian_time_variation
-        h = FD_STEP / max(1.0, float(np.abs(v).max()))
-        return (J(q + h * v) - J(q - h * v)) @ v / (2.0 * h)
+    def Jdot_v(q, v):
+        return (frame_jacobian_time_variation(model, q, v, "tip") @ v)[:2]
 
     return TipTask(lambda q: frame_placement(model, q, "tip")[:2, 3], J, Jdot_v)
 

@@ -19,8 +19,7 @@ Tasks (residuals in force units, so that one weight means the same for both):
 ``strict=True`` turns the tasks into equalities: the commanded accelerations must be realised
 exactly, so a push too large for the friction cones and torque limits makes the problem
 infeasible, and the result says so (``status == "infeasible"``, no arrays) instead of returning
-forces that break a constraint. J̇_c v comes from a central difference of J_c along v
-(:func:`_jdot_v`; to be replaced by ``kl.frame_jacobian_time_variation``).
+forces that break a constraint. J̇_c v comes from ``kl.frame_jacobian_time_variation``.
 """
 
 from __future__ import annotations
@@ -35,8 +34,8 @@ from ..contact.cones import friction_pyramid
 from ..contact.distribution import _add_friction_cones, _clarabel_solve
 from ..dynamics.algorithms import crba, nonlinear_effects
 from ..dynamics.centroidal import center_of_mass
-from ..dynamics.floating_base import centroidal_inertia, integrate
-from ..dynamics.frames import forward_kinematics
+from ..dynamics.floating_base import centroidal_inertia
+from ..dynamics.frames import forward_kinematics, frame_jacobian_time_variation
 from ..dynamics.model import Model
 from ..geometry.rotations import quat_to_matrix, so3_log
 from ..dynamics.floating_base import com_jacobian
@@ -48,7 +47,6 @@ __all__ = ["WholeBodyQPResult", "whole_body_qp", "urdf_effort_limits", "largest_
 FEAS_TOL = 1e-7    # constraint violation accepted after the solve, relative to the problem's scale
 MAX_STEPS = 5000  # a push run is short (one QP and one LCP per step)
 MAX_PUSH = 1e5  # N
-FD_STEP = 1e-5     # s: the central difference of J_c along v (J̇_c v)
 
 
 @dataclass(frozen=True)
@@ -128,15 +126,8 @@ def urdf_effort_limits(model: Model, path) -> np.ndarray:
 
 
 def _jdot_v(model: Model, q: np.ndarray, v: np.ndarray, feet: tuple) -> np.ndarray:
-    """J̇_c v (3k,) by a central difference of J_c along the motion q(t) = q ⊕ t v.
-
-    Private stand-in, to be replaced by ``kl.frame_jacobian_time_variation`` (issue 22)."""
-    if not np.any(v):
-        return np.zeros(3 * len(feet))
-    h = FD_STEP / max(1.0, float(np.abs(v).max()))
-    Jp = _contact_rows(model, integrate(model, q, v, h), feet)
-    Jm = _contact_rows(model, integrate(model, q, v, -h), feet)
-    return (Jp - Jm) @ v / (2.0 * h)
+    """J̇_c v (3k,): the translational rows of each foot's Jacobian time variation times v."""
+    return np.concatenate([(frame_jacobian_time_variation(model, q, v, f) @ v)[:3] for f in feet])
 
 
 def _contact_rows(model: Model, q: np.ndarray, feet: tuple) -> np.ndarray:
