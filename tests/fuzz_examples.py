@@ -584,6 +584,7 @@ EXAMPLES = {
                                 Kind("array", physical="inertia")), gravity=np.array([0.0, -9.81, 0.0]))],
     "random_dh_arm": [dict(n=Arg(3, Kind("int", size=True)), joint_types="RPR", convention="modified")],
     "dh_model": [dict(name="arm")],
+    "panda_arm": [dict(gravity=np.array([0.0, 0.0, -9.81]))],
     "ne_inward": [dict(F=rng(30).normal(size=(2, 3)), N=rng(31).normal(size=(2, 3)), r=rng(32).normal(size=(2, 3)),
                        rc=rng(33).normal(size=(2, 3)), z=np.array([[0.0, 0, 1], [0, 1.0, 0]]), joint_types="RP")],
     "newton_euler_local": [dict(count=None)],

@@ -69,8 +69,8 @@ def panda() -> DHRobot:
     it at Tz(0.103) Rz(-pi/4)). Joint limits (rad), from the same specifications:
     q_min = (-2.8973, -1.7628, -2.8973, -3.0718, -2.8973, -0.0175, -2.8973),
     q_max = (2.8973, 1.7628, 2.8973, -0.0698, 2.8973, 3.7525, 2.8973).
-    Kinematics only: Franka does not publish link inertias in this table; for the dynamics load
-    a URDF with inertias (e.g. example-robot-data's panda.urdf) with :func:`kinematics_lib.load_urdf`.
+    Kinematics only; :func:`kinematics_lib.panda_arm` adds the link masses, centres of mass and
+    inertias Franka publishes in its URDF (``dh_model(panda_arm())`` for RNEA, CRBA, ABA).
     """
     h = math.pi / 2
     return DHRobot(
@@ -91,10 +91,16 @@ def ur5() -> DHRobot:
     """The Universal Robots UR5 (CB3) in standard DH, 6 joints.
 
     Universal Robots' published parameters ("Parameters for calculations of kinematics and
-    dynamics", UR support article; also the Robotics Toolbox's UR5 model): a = (0, -0.425,
-    -0.39225, 0, 0, 0) m, d = (0.089159, 0, 0, 0.10915, 0.09465, 0.0823) m, alpha = (pi/2, 0,
-    0, pi/2, -pi/2, 0) rad. At q = 0 the tool flange is at (a2 + a3, -(d4 + d6), d1 - d5) =
-    (-0.81725, -0.19145, -0.005491) m. Joint limits +-2 pi rad (+-360 deg) on every joint.
+    dynamics", UR support article, which the Robotics Toolbox's ``models.DH.UR5`` cites): a = (0,
+    -0.425, -0.39225, 0, 0, 0) m, d = (0.089159, 0, 0, 0.10915, 0.09465, 0.0823) m, alpha = (pi/2,
+    0, 0, pi/2, -pi/2, 0) rad. The toolbox's DH model has the same a, alpha and d_2..d_6 but
+    d_1 = 0.089459 m, 0.3 mm more than UR's table and than the UR5 URDF the toolbox itself ships
+    (0.089159); this table follows UR. The toolbox's tests only instantiate its poses
+    qz = 0 and qr = (180, 0, 0, 0, 90, 0) deg ("arm horizontal along x") and assert no fkine
+    value; with UR's numbers the flange is at
+    qz: position (a2 + a3, -(d4 + d6), d1 - d5) = (-0.81725, -0.19145, -0.005491) m, R = Rx(pi/2);
+    qr: position (d6 - a2 - a3, d4, d1 - d5) = (0.89955, 0.10915, -0.005491) m, R with columns
+    (y0, z0, x0). Joint limits +-2 pi rad (+-360 deg) on every joint.
     """
     h = math.pi / 2
     return DHRobot(

@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import _validate as check
 from ..arms.dh import DHRobot, dh_frames, dh_transform
+from ..arms.robots import panda
 from .model import GRAVITY, Model
 from ..geometry.rotations import rot_x, rot_z, so3_exp
 from ..geometry.spatial import inertia_parts, spatial_inertia
@@ -36,6 +37,7 @@ __all__ = [
     "DHArm",
     "random_dh_arm",
     "dh_model",
+    "panda_arm",
     "NewtonEulerTerms",
     "newton_euler_terms",
     "ne_inward",
@@ -161,6 +163,48 @@ def dh_model(arm: DHArm, name: str | None = None) -> Model:
                  joint_types=tuple(kinds[t] for t in robot.joint_types), axes=np.tile([0.0, 0.0, 1.0], (robot.n, 1)),
                  T_tree=np.array(T_tree), inertia=np.array(inertia), gravity=arm.gravity, frames=frames,
                  lower=robot.q_min, upper=robot.q_max)
+
+
+#: the Panda's link inertial parameters as Franka publishes them in franka_description's
+#: panda.urdf (franka_ros, Apache-2.0; shipped unchanged by example-robot-data 6.0.0), links 1..7:
+#: mass (kg), centre of mass in link frame {i} (m), and (Ixx, Ixy, Ixz, Iyy, Iyz, Izz) about the
+#: centre of mass, frame-{i} axes (kg m^2)
+_PANDA_MASSES = (4.970684, 0.646926, 3.228604, 3.587895, 1.225946, 1.666555, 0.735522)
+_PANDA_COMS = ((0.003875, 0.002081, -0.04762), (-0.003141, -0.02872, 0.003495),
+               (2.7518e-02, 3.9252e-02, -6.6502e-02), (-5.317e-02, 1.04419e-01, 2.7454e-02),
+               (-1.1953e-02, 4.1065e-02, -3.8437e-02), (6.0149e-02, -1.4117e-02, -1.0517e-02),
+               (1.0517e-02, -4.252e-03, 6.1597e-02))
+_PANDA_INERTIAS = ((0.70337, -0.000139, 0.006772, 0.70661, 0.019169, 0.009117),
+                   (0.007962, -0.003925, 0.010254, 0.02811, 0.000704, 0.025995),
+                   (0.037242, -0.004761, -0.011396, 0.036155, -0.012805, 0.01083),
+                   (0.025853, 0.007796, -0.001332, 0.019552, 0.008641, 0.028323),
+                   (0.035549, -0.002117, -0.004037, 0.029474, 0.000229, 0.008627),
+                   (0.001964, 0.000109, -0.001158, 0.004354, 0.000341, 0.005433),
+                   (0.012516, -0.000428, -0.001196, 0.010027, -0.000741, 0.004815))
+
+
+def panda_arm(gravity=GRAVITY) -> DHArm:
+    """The Franka Emika Panda with its link inertias: :func:`~kinematics_lib.panda` plus dynamics.
+
+    Kinematics: :func:`~kinematics_lib.panda` (Craig's modified DH, Franka's table; tool = flange).
+    Dynamics (links 1..7, no gripper): the masses m_i (kg), centres of mass r_{i,ci} in DH frame
+    {i} (m) and inertias I_ci about the centre of mass, frame-{i} axes (kg m^2), that Franka
+    publishes in ``franka_description/robots/panda/panda.urdf`` of franka_ros (Apache-2.0; the file
+    example-robot-data 6.0.0 ships). That URDF's link frames are the modified-DH frames {i}, so the
+    numbers carry over unchanged. Total arm mass 16.062 kg (link 1: 4.971 kg, ..., link 7: 0.736 kg).
+    The Franka Hand (0.73 kg at (-0.01, 0, 0.03) m in the hand frame, which is the flange turned by
+    Rz(-pi/4); two 0.015 kg fingers) is not included: add it as a payload if it is mounted.
+    These are CAD-based values; Gaz et al. (IEEE RA-L 2019) identify different ones from data.
+
+    gravity (3,): world gravity (m/s^2). ``dh_model(panda_arm())`` is the arm as a
+    :class:`~kinematics_lib.Model` for :func:`~kinematics_lib.rnea`, ``crba`` and ``aba``
+    (M(q) q_dd + C(q, q_d) q_d + g(q) = tau, q in rad, tau in N m).
+    """
+    inertias = []
+    for xx, xy, xz, yy, yz, zz in _PANDA_INERTIAS:
+        inertias.append([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+    return DHArm(panda(), np.array(_PANDA_MASSES), np.array(_PANDA_COMS), np.array(inertias),
+                 check.vector(gravity, 3, "gravity"))
 
 
 # ---------------------------------------------------------------- classic NE, world frame
