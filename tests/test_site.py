@@ -94,6 +94,24 @@ def test_stage_reference_pages_come_from_their_sources(staged):
         assert f"(chapters/{name})" in index, f"landing page does not link {name}"
 
 
+def test_a_rebuild_never_deletes_a_file_it_did_not_write(tmp_path):
+    """The build empties its output folder only when every file there is one it wrote, unchanged:
+    a notebook a reader saved into site/ (a new file, or an edited download) is never deleted."""
+    out = tmp_path / "site"
+    (out / "chapters").mkdir(parents=True)
+    (out / "index.html").write_text("<html></html>")
+    (out / "chapters" / "05.ipynb").write_text("{}")
+    assert sorted(site_tool.files_not_built(out)) == ["chapters/05.ipynb", "index.html"]  # no manifest yet
+    site_tool.write_manifest(out)
+    assert site_tool.files_not_built(out) == []
+    (out / "chapters" / "05.ipynb").write_text('{"cells": ["my answer"]}')
+    (out / "my_copy.ipynb").write_text("{}")
+    assert sorted(site_tool.files_not_built(out)) == ["chapters/05.ipynb", "my_copy.ipynb"]
+    with pytest.raises(SystemExit, match="did not write"):
+        site_tool.main(["--out", str(out), "--work", str(tmp_path / "work")])
+    assert (out / "my_copy.ipynb").exists() and "my answer" in (out / "chapters" / "05.ipynb").read_text()
+
+
 def test_binder_link_from_one_repository_url(monkeypatch):
     monkeypatch.setenv("KL_SITE_REPOSITORY", "https://github.com/someone/kinematics.git")
     monkeypatch.setenv("KL_SITE_BRANCH", "main")

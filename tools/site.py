@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import hashlib
 import json
 import os
 import re
@@ -263,6 +264,28 @@ def stage(with_solutions: bool, where: Path = STAGE) -> dict:
     return {"chapters": len(chapters), "exercises": len(exercises), "solutions": len(solutions), "sliders": sliders}
 
 
+MANIFEST = ".kl-site-files.json"   # in the output folder: every file the build wrote, with its hash
+
+
+def _digests(out: Path) -> dict:
+    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(out.rglob("*")) if p.is_file() and p.name != MANIFEST}
+
+
+def write_manifest(out: Path) -> None:
+    (out / MANIFEST).write_text(json.dumps(_digests(out), indent=0) + "\n", encoding="utf-8")
+
+
+def files_not_built(out: Path) -> list[str]:
+    """Files in ``out`` that the last build did not write, or that changed since (someone saved
+    work there): the build never deletes those. Without a manifest every file counts."""
+    try:
+        built = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        built = {}
+    return [name for name, digest in _digests(out).items() if built.get(name) != digest]
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(ROOT / "site"), help="output folder (default: site/)")
@@ -273,9 +296,11 @@ def main(argv: list[str]) -> int:
     t0 = time.perf_counter()
     out = Path(args.out).resolve()
     if out.exists() and any(out.iterdir()):
-        if not (out / ".buildinfo").exists():
-            sys.exit(f"[site] {out} exists and is not a site built by this command: not touching it")
-        shutil.rmtree(out)   # a previous build: start clean so no page of an older layout survives
+        foreign = files_not_built(out)
+        if foreign:
+            sys.exit(f"[site] {out} holds files this command did not write ({', '.join(foreign[:5])}"
+                     f"{' …' if len(foreign) > 5 else ''}): not touching it; move them, or pass another --out")
+        shutil.rmtree(out)   # a previous build, unchanged: start clean so no page of an older layout survives
     work = Path(args.work).resolve()
     src, doctrees = work / STAGE.name, work / DOCTREES.name
     html = work / "site-html"   # Sphinx writes here (myst-nb puts jupyter_execute/ beside it), then copied to out
@@ -296,6 +321,7 @@ def main(argv: list[str]) -> int:
         print(f"[site] Sphinx failed (exit {rc})", file=sys.stderr)
         return rc
     shutil.copytree(html, out, dirs_exist_ok=True)
+    write_manifest(out)
     pages = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html")
                    if not p.relative_to(out).parts[0].startswith("_") and p.name not in ("genindex.html", "search.html"))
     print(f"[site] built {out}/index.html in {time.perf_counter() - t0:.1f} s: {len(pages)} pages "
