@@ -43,17 +43,21 @@ def test_energy_curves_and_divergence_views():
     assert "not within" in divergence_view(t, 1e-9 * np.ones(11)).text
 
 
-def test_the_slider_ode_is_lagrange_ode():
-    """The view's ODE (2 x 2 solve written out, for speed) is kl.lagrange_ode's, damped or not."""
+def test_lagrange_ode_two_dof_solves_the_equation_of_motion():
+    """kl.lagrange_ode's 2-DOF branch (Cramer's rule, used by the slider) returns accelerations
+    that satisfy M(q) qdd = tau - C qd - G - D qd, damped or not, with and without tau."""
     import kinematics_lib as kl
-    from kinematics_lib.notebook.views.lagrange import _two_dof_ode
 
     num = kl.to_numeric(kl.double_pendulum_lagrangian("relative"), dict(m1=1.3, m2=0.7, l1=0.9, l2=1.2, g=9.81))
     rng = np.random.default_rng(5)
-    for damping in (0.0, 0.4):
-        fast, ref = _two_dof_ode(num, damping), kl.lagrange_ode(num, damping=damping)
+    for damping, tau in ((0.0, None), (0.4, np.array([0.3, -1.1]))):
+        f = kl.lagrange_ode(num, tau=tau, damping=damping)
         for x in rng.uniform(-3.0, 3.0, (20, 4)):
-            assert np.allclose(fast(0.0, x), ref(0.0, x), rtol=1e-12, atol=1e-12)
+            q, qd = x[:2], x[2:]
+            dx = f(0.0, x)
+            rhs = (np.zeros(2) if tau is None else tau) - num.bias(q, qd) - damping * qd
+            assert np.array_equal(dx[:2], qd)
+            assert np.allclose(num.M(q) @ dx[2:], rhs, rtol=1e-12, atol=1e-12)
 
 
 def test_lossless_energy_panel_is_on_the_pendulum_energy_scale():

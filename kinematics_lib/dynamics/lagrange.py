@@ -407,7 +407,14 @@ def lagrange_ode(num: NumericLagrangian, tau=None, damping=0.0) -> Callable:
         q, qd = x[:n], x[n:]
         return np.concatenate([qd, np.linalg.solve(M(q), tau - bias(q, qd) - D @ qd)])
 
-    return f
+    def f2(t, x):  # n = 2: the same solve by Cramer's rule (np.linalg.solve costs more than the model)
+        q, qd = x[:2], x[2:]
+        (a, b), (c, d) = M(q).tolist()
+        r0, r1 = (tau - bias(q, qd) - D @ qd).tolist()
+        det = a * d - b * c
+        return np.array([x[2], x[3], (d * r0 - b * r1) / det, (a * r1 - c * r0) / det])
+
+    return f2 if n == 2 else f
 
 
 def symplectic_euler_lagrange(num: NumericLagrangian, state0, t_final: float, dt: float, tau=None,

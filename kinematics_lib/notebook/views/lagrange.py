@@ -25,30 +25,13 @@ def _dissipated(t: np.ndarray, qd: np.ndarray, damping: float) -> np.ndarray:
     return np.concatenate([[0.0], np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(t))])
 
 
-def _two_dof_ode(num, damping: float):
-    """``kl.lagrange_ode(num, damping=damping)`` for a 2-DOF model with the 2 x 2 solve written out
-    (Cramer's rule): the same x' = [qd; M^-1 (-C qd - G - D qd)], in half the time of a slider
-    move (``np.linalg.solve`` on a 2 x 2 matrix costs more than the model; tests compare the two)."""
-    lagrange_ode(num, damping=damping)  # its checks: a bad damping is a ValueError naming it
-    M, bias = num.M, num.bias
-
-    def f(t, x):
-        q, qd = x[:2], x[2:]
-        (a, b), (c, d) = M(q).tolist()
-        r0, r1 = (-bias(q, qd) - damping * qd).tolist()
-        det = a * d - b * c
-        return np.array([x[2], x[3], (d * r0 - b * r1) / det, (a * r1 - c * r0) / det])
-
-    return f
-
-
 @lru_cache(maxsize=32)
 def _simulate(theta1, theta2, m1, m2, l1, l2, damping, t_final, dt):
     """(t, X, E, W_D, positions) of one release, read-only; kept for the last 32 slider settings
     (a slider dragged back to where it was answers without simulating again)."""
     num = to_numeric(double_pendulum_lagrangian("relative"), dict(m1=m1, m2=m2, l1=l1, l2=l2, g=9.81))
     x0 = np.array([np.radians(theta1), np.radians(theta2), 0.0, 0.0])
-    t, X = integrate_rk4(_two_dof_ode(num, damping), x0, t_final, dt)
+    t, X = integrate_rk4(lagrange_ode(num, damping=damping), x0, t_final, dt)
     E = mechanical_energy(num, X[:, :2], X[:, 2:])
     W = _dissipated(t, X[:, 2:], damping)
     P = double_pendulum_positions(X[:, :2], l1, l2, angles="relative")
