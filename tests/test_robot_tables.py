@@ -175,3 +175,11 @@ def test_ik_restarts_report_the_best_when_none_converges():
     res = kl.ik_newton(robot, kl.translation([5.0, 0.0, 0.0]), [0.3, 0.2], task="planar_position",
                        restarts=3, seed=1, max_iterations=30)
     assert not res.converged and "none of q0 and 3 random starts" in res.message
+    # "the best": no start (q0 or a random one) ends nearer the target than the one returned,
+    # and that start, solved alone, gives the same result
+    rng = np.random.default_rng(1)
+    starts = [np.array([0.3, 0.2])] + [rng.uniform(-np.pi, np.pi, 2) for _ in range(3)]
+    finals = [kl.ik_newton(robot, kl.translation([5.0, 0.0, 0.0]), s, task="planar_position",
+                           max_iterations=30).error_history[-1] for s in starts]
+    assert res.error_history[-1] == min(finals)
+    assert np.array_equal(res.q_start, starts[res.start])

@@ -15,19 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from ..geometry.rotations import _skew
-from ..geometry.transforms import se3_exp
+from ..geometry.transforms import adjoint, se3_exp
 
 __all__ = ["fk_poe", "jacobian_poe"]
-
-
-def _adjoint(T: np.ndarray) -> np.ndarray:
-    """Ad(T) (6, 6) for twists [v; w]: [[R, [p]x R], [0, R]] (checked T)."""
-    R, p = T[:3, :3], T[:3, 3]
-    Ad = np.zeros((6, 6))
-    Ad[:3, :3] = Ad[3:, 3:] = R
-    Ad[:3, 3:] = _skew(p) @ R
-    return Ad
 
 
 def _screws_and_q(screws, q) -> tuple[np.ndarray, np.ndarray]:
@@ -75,9 +65,9 @@ def jacobian_poe(screws, q, space: bool = True) -> np.ndarray:
     if space:
         for i in range(1, n):
             T = T @ se3_exp(S[:, i - 1] * q[i - 1])
-            J[:, i] = _adjoint(T) @ S[:, i]
+            J[:, i] = adjoint(T) @ S[:, i]
     else:
         for i in range(n - 2, -1, -1):
             T = T @ se3_exp(-S[:, i + 1] * q[i + 1])
-            J[:, i] = _adjoint(T) @ S[:, i]
+            J[:, i] = adjoint(T) @ S[:, i]
     return check.finite_result(J, "J", "screws, q")

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _validate as check
-from ..geometry.rotations import _skew, so3_exp, so3_log
+from ..geometry.rotations import so3_exp, so3_log
 
 __all__ = ["cubic_time_scaling", "quintic_time_scaling", "joint_trajectory", "cartesian_trajectory"]
 
@@ -142,15 +142,7 @@ def cartesian_trajectory(T_start, T_end, duration: float, n: int, method: str = 
     poses = np.zeros((t.size, 4, 4))
     poses[:, 3, 3] = 1.0
     poses[:, :3, 3] = T0[:3, 3] + s[:, None] * direction[:3]
-    K = _skew(phi)
-    angle = float(np.linalg.norm(phi))
-    if angle > 0.0:  # Rodrigues with the fixed axis: one line for every sample
-        K1 = K / angle
-        a = s * angle
-        E = np.eye(3) + np.sin(a)[:, None, None] * K1 + (1.0 - np.cos(a))[:, None, None] * (K1 @ K1)
-    else:
-        E = np.broadcast_to(so3_exp(np.zeros(3)), (t.size, 3, 3))
-    poses[:, :3, :3] = R0 @ E
+    poses[:, :3, :3] = R0 @ np.array([so3_exp(si * phi) for si in s])
     V, A = sd[:, None] * direction, sdd[:, None] * direction
     check.finite_result(np.concatenate([poses.reshape(-1), V.ravel(), A.ravel()]), "T, V, A", "T_start, T_end, duration")
     return CartesianTrajectory(t, poses, V, A)

@@ -35,6 +35,7 @@ from ..geometry.rotations import so3_log
 from .interaction import Wall, _arm
 from .plants import ModelPlant, TwoLinkArm
 from .simulation import _as_plant
+from .task_space import dynamically_consistent_inverse, operational_space_terms
 
 __all__ = ["pd_gravity_controller", "pd_gravity_lyapunov", "TipTask", "tip_task", "operational_space_controller",
            "orientation_error", "hybrid_force_motion_controller"]
@@ -130,15 +131,13 @@ def operational_space_controller(plant, reference: Callable, Kp, Kd, *, posture=
     def law(t, q, v):
         x_d, xd_d, xdd_d = (np.asarray(r, dtype=float) for r in reference(t))
         J, M = task.J(q), plant.mass_matrix(q)
-        MinvJt = np.linalg.solve(M, J.T)
-        Lam = np.linalg.inv(J @ MinvJt)
-        h = plant.bias(q, v)  # C q̇ + g
+        # Λ, μ + p with the bias C q̇ + g passed as c (g = 0): μ + p = Λ (J M⁻¹ (C q̇ + g) − J̇ q̇)
+        Lam, mu, p = operational_space_terms(M, J, task.Jdot_v(q, v), plant.bias(q, v), np.zeros(n))
         e, de = x_d - task.x(q), xd_d - J @ v
-        F = Lam @ (xdd_d + Kd * de + Kp * e - task.Jdot_v(q, v) + MinvJt.T @ h)  # Λ a + μ + p
-        tau = J.T @ F
+        tau = J.T @ (Lam @ (xdd_d + Kd * de + Kp * e) + mu + p)
         if q_n is not None:
             tau0 = Kpn * (q_n - q) - Kdn * v
-            tau = tau + tau0 - J.T @ (Lam @ (MinvJt.T @ tau0))  # Nᵀ τ₀ = τ₀ − Jᵀ J̄ᵀ τ₀
+            tau = tau + tau0 - J.T @ (dynamically_consistent_inverse(M, J).T @ tau0)  # Nᵀ τ₀ = τ₀ − Jᵀ J̄ᵀ τ₀
         return tau
 
     return law
@@ -183,9 +182,7 @@ def hybrid_force_motion_controller(arm: TwoLinkArm, wall: Wall, f_d, reference: 
         a_motion = ydd_d + Kd * (yd_d - xd[1]) + Kp * (y_d - x[1])
         a_force = k_f * (f_d + F_ext[0]) - d_f * xd[0]
         a = S * a_motion + (1.0 - S) * a_force
-        MinvJt = np.linalg.solve(M, J.T)
-        Lam = np.linalg.inv(J @ MinvJt)
-        F = Lam @ (a - arm.jacobian_dot_v(q, v) + MinvJt.T @ arm.bias(q, v)) - F_ext
-        return J.T @ F
+        Lam, mu, p = operational_space_terms(M, J, arm.jacobian_dot_v(q, v), arm.bias(q, v), np.zeros(2))
+        return J.T @ (Lam @ a + mu + p - F_ext)
 
     return law

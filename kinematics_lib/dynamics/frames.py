@@ -13,6 +13,7 @@ from .. import _validate as check
 from .model import Model, _free_joint_pose, _joint_coefficients, _joint_coordinates, state
 from ..geometry.rotations import quat_to_matrix, so3_exp
 from ..geometry.spatial import motion_transform
+from ..geometry.transforms import adjoint, transform_inverse
 
 __all__ = ["joint_transform", "forward_kinematics", "frame_placement", "frame_jacobian", "frame_names",
            "frame_jacobian_time_variation", "screw_axes", "external_wrenches"]
@@ -238,8 +239,7 @@ def screw_axes(model: Model, link_name: str, space: bool = True) -> tuple[np.nda
     v = (R @ s[..., :1])[..., 0] + np.cross(p, w)
     S[:3, dofs], S[3:, dofs] = v.T, w.T
     if not space:
-        R_M, p_M = M[:3, :3], M[:3, 3]  # Ad(M^-1) = [[R^T, -R^T [p]x], [0, R^T]]
-        S = np.vstack([R_M.T @ (S[:3] - np.cross(p_M, S[3:].T).T), R_M.T @ S[3:]])
+        S = adjoint(transform_inverse(M)) @ S
     return np.array(M), S
 
 

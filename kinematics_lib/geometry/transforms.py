@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from .. import _validate as check
-from .rotations import _skew, quat_multiply, rpy_to_matrix, skew, so3_exp, so3_log
+from .rotations import _skew, quat_multiply, rpy_to_matrix, skew, so3_exp, so3_log, vee
 
 __all__ = [
     "make_transform",
@@ -149,7 +149,7 @@ def se3_vee(X) -> np.ndarray:
     if np.abs(W + W.T).max() > 1e-9 * scale or np.abs(X[3]).max() > 1e-9 * scale:
         raise check.InputError("X must be an se(3) matrix [[[w]x, v], [0, 0]] (skew-symmetric upper-left "
                                f"block, zero last row), got {check.describe(X)}")
-    return np.concatenate([X[:3, 3], 0.5 * np.array([W[2, 1] - W[1, 2], W[0, 2] - W[2, 0], W[1, 0] - W[0, 1]])])
+    return np.concatenate([X[:3, 3], vee(W)])
 
 
 def slerp(q0, q1, s) -> np.ndarray:

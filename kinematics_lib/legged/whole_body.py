@@ -35,11 +35,11 @@ from ..contact.distribution import _add_friction_cones, _clarabel_solve
 from ..dynamics.algorithms import crba, nonlinear_effects
 from ..dynamics.centroidal import center_of_mass
 from ..dynamics.floating_base import centroidal_inertia
-from ..dynamics.frames import forward_kinematics, frame_jacobian_time_variation
+from ..dynamics.frames import frame_jacobian_time_variation
 from ..dynamics.model import Model
 from ..geometry.rotations import quat_to_matrix, so3_log
 from ..dynamics.floating_base import com_jacobian
-from .leg_kinematics import _configuration, _feet, _point_jacobian
+from .leg_kinematics import _configuration, _feet, contact_jacobian
 from .statics import _floating, _mu
 
 __all__ = ["WholeBodyQPResult", "whole_body_qp", "urdf_effort_limits", "largest_push", "PushRun", "simulate_push"]
@@ -128,15 +128,6 @@ def urdf_effort_limits(model: Model, path) -> np.ndarray:
 def _jdot_v(model: Model, q: np.ndarray, v: np.ndarray, feet: tuple) -> np.ndarray:
     """J̇_c v (3k,): the translational rows of each foot's Jacobian time variation times v."""
     return np.concatenate([(frame_jacobian_time_variation(model, q, v, f) @ v)[:3] for f in feet])
-
-
-def _contact_rows(model: Model, q: np.ndarray, feet: tuple) -> np.ndarray:
-    T = forward_kinematics(model, q)
-    rows = []
-    for f in feet:
-        b, T_BF = model.frames[f]
-        rows.append(_point_jacobian(model, T, b, T[b][:3, :3] @ T_BF[:3, 3] + T[b][:3, 3]))
-    return np.vstack(rows)
 
 
 def _task_rows(model, q, v, k, task, push, R):
@@ -234,7 +225,7 @@ def _whole_body_qp(model, q, v, feet, mu, n_faces, tau_max, a_des, w_des, push, 
     N, f0 = nv + n + 3 * k, nv + n
     R = quat_to_matrix(q[3:7])
     M, h = crba(model, q), nonlinear_effects(model, q, v)
-    Jc = _contact_rows(model, q, feet)
+    Jc = contact_jacobian(model, q, feet)
     tau_push = np.zeros(nv)
     tau_push[:3] = R.T @ push
     S_T = np.vstack([np.zeros((6, n)), np.eye(n)])
