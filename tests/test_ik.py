@@ -316,3 +316,17 @@ def test_wrap_angle_range():
     assert np.all(w > -np.pi) and np.all(w <= np.pi)
     np.testing.assert_allclose(np.cos(w), np.cos(a), atol=1e-12)
     np.testing.assert_allclose(np.sin(w), np.sin(a), atol=1e-12)
+
+
+def test_random_ik_starts_lie_within_the_joint_limits():
+    """Restart boxes: inside both limits; one finite limit (even beyond ±pi) gives a 2 pi window
+    on its side of the limit; no limit gives [-pi, pi]."""
+    from kinematics_lib.arms.ik import _start_box
+
+    q_min = np.array([-1.0, 4.0, -np.inf, -np.inf])
+    q_max = np.array([2.0, np.inf, -5.0, np.inf])
+    lo, hi = _start_box(4, q_min, q_max)
+    assert np.all(lo <= hi)
+    assert np.all(lo >= np.where(np.isfinite(q_min), q_min, -np.inf))
+    assert np.all(hi <= np.where(np.isfinite(q_max), q_max, np.inf))
+    assert np.allclose(hi - lo, [3.0, 2 * np.pi, 2 * np.pi, 2 * np.pi])

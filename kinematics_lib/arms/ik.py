@@ -184,6 +184,17 @@ def _max_iterations(value) -> int:
     return check.integer(value, "max_iterations", 1, 100_000)
 
 
+def _start_box(n: int, q_min, q_max) -> tuple[np.ndarray, np.ndarray]:
+    """Where random IK starts are drawn: within the joint limits; a joint with one finite limit
+    gets a 2 pi window from that limit, a joint with none [-pi, pi]."""
+    q_min = np.full(n, -np.inf) if q_min is None else np.asarray(q_min, dtype=float)
+    q_max = np.full(n, np.inf) if q_max is None else np.asarray(q_max, dtype=float)
+    has_lo, has_hi = np.isfinite(q_min), np.isfinite(q_max)
+    lo = np.where(has_lo, q_min, np.where(has_hi, q_max - 2 * math.pi, -math.pi))
+    hi = np.where(has_hi, q_max, np.where(has_lo, q_min + 2 * math.pi, math.pi))
+    return lo, hi
+
+
 def ik_newton(
     robot: DHRobot | Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
     T_target,
@@ -267,8 +278,7 @@ def ik_newton(
     if result.converged or restarts == 0:
         return result
     rng, tried = np.random.default_rng(seed), [result]
-    lo = np.full(n, -math.pi) if q_min is None else np.where(np.isfinite(q_min), q_min, -math.pi)
-    hi = np.full(n, math.pi) if q_max is None else np.where(np.isfinite(q_max), q_max, math.pi)
+    lo, hi = _start_box(n, q_min, q_max)
     for k in range(1, restarts + 1):
         start = rng.uniform(lo, hi)
         result = _newton(start, *args)
