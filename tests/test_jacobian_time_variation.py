@@ -36,7 +36,7 @@ def test_equals_a_finite_difference(anymal, frame):
 
 @pytest.mark.parametrize("frame", FRAMES)
 def test_equals_pinocchio(anymal, frame):
-    pin = pytest.importorskip("pinocchio")
+    import pinocchio as pin  # pinned: fails, never skips, when missing
     path = str(kl.anymal_b_urdf())
     ref = pin.buildModelFromUrdf(path, pin.JointModelFreeFlyer()) if anymal.floating_base else pin.buildModelFromUrdf(path)
     data, fid = ref.createData(), ref.getFrameId(frame)
