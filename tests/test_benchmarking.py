@@ -118,3 +118,23 @@ def test_stored_sweeps_cover_every_sweep_and_round_trip(tmp_path):
         assert list(back[name].ns) == list(table.ns)
         for k, t in table.times.items():
             assert np.allclose(back[name].times[k], t, rtol=1e-5)
+
+
+def test_timed_terms_are_the_terms_of_the_equation_of_motion():
+    """What chapter 5, section 10 times is what its names say: g(q) = RNEA(q, 0, 0),
+    C(q,v) v = RNEA(q, v, 0) - g(q) = the Coriolis matrix times v, M(q) by CRBA (the
+    RNEA columns M e_j = RNEA(q, 0, e_j) - g); and the timed dense solve solves its system."""
+    rng = np.random.default_rng(11)
+    model = kl.random_tree_model(5, rng, chain=True, joint_types=("revolute",))
+    q, v = kl.random_configuration(model, rng), rng.normal(size=model.nv)
+    zero = np.zeros(model.nv)
+    g = bm.TERMS["g(q)"](model, q, v, None)
+    assert np.allclose(g, kl.rnea(model, q, zero, zero), atol=1e-12)
+    Cv = bm.TERMS["C(q,v) v"](model, q, v, None)
+    assert np.allclose(Cv, kl.rnea(model, q, v, zero) - g, atol=1e-12)
+    assert np.allclose(bm.TERMS["C(q,v)"](model, q, v, None) @ v, Cv, atol=1e-10)
+    M_cols = np.column_stack([kl.rnea(model, q, zero, e) - g for e in np.eye(model.nv)])
+    assert np.allclose(bm.TERMS["M(q)"](model, q, v, None), M_cols, atol=1e-10)
+    n = 7
+    x = bm._dense_solve(n, None, None, None)
+    assert np.allclose((n * np.eye(n) + 1.0) @ x, np.ones(n), atol=1e-13)
