@@ -8,15 +8,6 @@ import pytest
 import kinematics_lib as kl
 
 
-def _data(model, rng, N, amp, noise):
-    q = amp * rng.normal(size=(N, model.nq))
-    v = amp * rng.normal(size=(N, model.nv))
-    a = amp * rng.normal(size=(N, model.nv))
-    Y = kl.joint_torque_regressor(model, q, v, a)
-    tau = Y @ kl.inertial_parameters(model)
-    return Y, tau + noise * np.abs(tau).max() * rng.normal(size=tau.shape)
-
-
 def test_pseudo_inertia_is_psd_exactly_for_physical_bodies():
     rng = np.random.default_rng(0)
     model = kl.random_tree_model(5, rng)
@@ -40,8 +31,8 @@ def test_pseudo_inertia_is_psd_exactly_for_physical_bodies():
 def test_constrained_fit_is_physical_and_validates_better_under_poor_excitation(seed):
     rng = np.random.default_rng(seed)
     model = kl.random_tree_model(4, rng, chain=True, joint_types=("revolute",))
-    Yt, tt = _data(model, rng, 30, 0.3, 0.05)  # 30 small samples, 5 % noise: poor excitation
-    Yv, tv = _data(model, rng, 300, 1.0, 0.0)  # a rich, clean validation set
+    Yt, tt = kl.random_regressor_data(model, 30, 0.3, 0.05, rng)  # 30 small samples, 5 % noise: poor excitation
+    Yv, tv = kl.random_regressor_data(model, 300, 1.0, 0.0, rng)  # a rich, clean validation set
     plain = kl.identify_physical_parameters(Yt, tt, constrained=False)
     sdp = kl.identify_physical_parameters(Yt, tt)
     assert sdp.n_nonphysical == 0 and sdp.min_eigenvalues.min() > -1e-7
@@ -54,9 +45,9 @@ def test_constrained_fit_is_physical_and_validates_better_under_poor_excitation(
 def test_constrained_fit_reproduces_rich_noiseless_data():
     rng = np.random.default_rng(9)
     model = kl.random_tree_model(3, rng, chain=True, joint_types=("revolute",))
-    Y, t = _data(model, rng, 200, 1.0, 0.0)
+    Y, t = kl.random_regressor_data(model, 200, 1.0, 0.0, rng)
     fit = kl.identify_physical_parameters(Y, t)
-    Yv, tv = _data(model, rng, 100, 1.0, 0.0)
+    Yv, tv = kl.random_regressor_data(model, 100, 1.0, 0.0, rng)
     assert np.abs(Yv @ fit.theta - tv).max() < 1e-4 * np.abs(tv).max()
 
 
@@ -70,3 +61,20 @@ def test_stribeck_fit_confidence_intervals_cover_the_truth():
         covered += (fit.ci95[:, 0] <= true) & (true <= fit.ci95[:, 1])
         assert np.abs(fit.params - true).max() < 0.05
     assert np.all(covered / n >= 0.8)  # nominally 95 %
+
+
+def test_random_regressor_data_is_the_regressor_times_the_true_parameters():
+    """Without noise τ = W π_true exactly, W is the regressor at the drawn states, and one seed
+    gives one experiment; a floating base (random quaternions) is refused."""
+    model = kl.random_tree_model(3, np.random.default_rng(2), chain=True, joint_types=("revolute",))
+    W, tau = kl.random_regressor_data(model, 7, 0.5, 0.0, seed=11)
+    assert W.shape == (7, model.nv, 10 * model.nb) and tau.shape == (7, model.nv)
+    assert np.allclose(tau, W @ kl.inertial_parameters(model), rtol=0, atol=1e-12)
+    rng = np.random.default_rng(11)
+    q, v, a = (0.5 * rng.normal(size=(7, 3)) for _ in range(3))
+    assert np.array_equal(W, kl.joint_torque_regressor(model, q, v, a))
+    noisy = kl.random_regressor_data(model, 7, 0.5, 0.1, seed=11)[1]
+    assert np.array_equal(noisy, kl.random_regressor_data(model, 7, 0.5, 0.1, seed=11)[1])
+    assert not np.allclose(noisy, tau)
+    with pytest.raises(ValueError, match="fixed-base"):
+        kl.random_regressor_data(kl.random_tree_model(2, np.random.default_rng(0), floating_base=True), 5, 1.0, 0.0)

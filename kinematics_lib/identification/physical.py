@@ -25,13 +25,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate as check
+from ..dynamics.model import Model
 from ..contact.distribution import _clarabel_solve
 from .friction import stribeck_friction
+from .regressor import inertial_parameters, joint_torque_regressor
 
 __all__ = ["pseudo_inertia", "pseudo_inertia_eigenvalues", "PhysicalIdentification", "identify_physical_parameters",
-           "StribeckFit", "fit_stribeck"]
+           "StribeckFit", "fit_stribeck", "random_regressor_data"]
 
 MAX_BODIES = 64
+MAX_SCALE = 1e3   # random_regressor_data: largest amplitude (rad, rad/s, rad/s²) and relative noise
 
 
 def _pseudo(p: np.ndarray) -> np.ndarray:
@@ -94,6 +97,32 @@ def _svec_rows(nb: int, n_extra: int, body: int) -> np.ndarray:
                 rows[k, 10 * body + c] = w * _pseudo(basis[c])[i, j]
             k += 1
     return rows
+
+
+def random_regressor_data(model, n_samples: int, amplitude: float, noise: float, seed=0) -> tuple[np.ndarray, np.ndarray]:
+    """A synthetic identification experiment: (W, τ) with W = Y(q, v, a) (n_samples, nv, 10·nb) the
+    joint-torque regressor at n_samples random states q, v, a ~ amplitude · N(0, 1) (rad, rad/s,
+    rad/s²; drawn in that order) and τ = W π_true + noise · max|W π_true| · N(0, 1) (n_samples, nv)
+    in N·m.
+
+    Small ``amplitude`` and few samples make a poorly exciting experiment; ``noise`` is relative to
+    the largest torque. ``seed``: an int or a ``numpy.random.Generator`` (used as is, so one
+    generator can also have built the model)."""
+    if not isinstance(model, Model) or not model.nb or model.floating_base:
+        raise check.InputError("model must be a fixed-base kl.Model with at least one body (random q, v, a per joint)")
+    n_samples = check.integer(n_samples, "n_samples", 1, 1_000_000)
+    amplitude, noise = check.nonnegative(amplitude, "amplitude"), check.nonnegative(noise, "noise")
+    for value, name in ((amplitude, "amplitude"), (noise, "noise")):
+        if value > MAX_SCALE:
+            raise check.InputError(f"{name} must be at most {MAX_SCALE:g} (a state or noise scale), got {value:g}")
+    if isinstance(seed, np.random.Generator):
+        rng = seed
+    else:
+        rng = np.random.default_rng(check.integer(seed, "seed", 0, 2 ** 63 - 1))
+    q, v, a = (amplitude * rng.normal(size=(n_samples, n)) for n in (model.nq, model.nv, model.nv))
+    W = joint_torque_regressor(model, q, v, a)
+    tau = W @ inertial_parameters(model)
+    return W, tau + noise * np.abs(tau).max() * rng.normal(size=tau.shape)
 
 
 def identify_physical_parameters(W, tau, n_extra: int = 0, constrained: bool = True, prior=None,
