@@ -404,6 +404,11 @@ def glossary_terms(nb: dict | None = None) -> list[tuple[str, set[str]]]:
     return terms
 
 
+# Ordinary English words whose glossary sense is one of several (a wheel rolls, slip ratio, the
+# pitch joint, a chassis's yaw is its 航向): not checked cell by cell.
+AMBIGUOUS = {"roll", "pitch", "yaw", "slip", "stick"}
+
+
 def _is_verbatim_token(term: str) -> bool:
     """Acronyms and code words (URDF, RNEA, atan2) are written the same in Chinese text."""
     return bool(re.fullmatch(r"[A-Z0-9][A-Za-z0-9()./-]*|[a-z]+[0-9]+", term))
@@ -412,7 +417,8 @@ def _is_verbatim_token(term: str) -> bool:
 def glossary_problems(pair: Pair, terms: list[tuple[str, set[str]]] | None = None) -> list[str]:
     """Translated cells whose English contains a glossary term but whose Chinese uses none of the
     term's Chinese forms. Longer terms win (\"gimbal lock\" is not also \"gimbal\")."""
-    terms = sorted(terms if terms is not None else glossary_terms(), key=lambda t: -len(t[0]))
+    terms = sorted((t for t in (terms if terms is not None else glossary_terms()) if t[0] not in AMBIGUOUS),
+                   key=lambda t: -len(t[0]))
     catalog = Catalog.read(pair.catalog)
     out = []
     for cell_id, english in markdown_cells(read_notebook(pair.source)):
@@ -420,7 +426,7 @@ def glossary_problems(pair: Pair, terms: list[tuple[str, set[str]]] | None = Non
         if entry is None or entry.sha == PENDING:
             continue
         text = re.sub(r"\s+", "", entry.text)
-        masked = english
+        masked = re.sub(r"```.*?```|`[^`]*`", " ", english, flags=re.DOTALL)   # code is not prose
         for term, forms in terms:
             pattern = re.compile(r"(?<![A-Za-z])" + re.escape(term) + r"(?:e?s)?(?![A-Za-z])", re.IGNORECASE)
             if not pattern.search(masked):
