@@ -190,3 +190,13 @@ def test_saving_a_chinese_chapter_that_was_only_run_keeps_the_committed_file():
     if model["content"] is nb:
         pytest.fail(f"the save hook does not cover {committed}")
     assert model["content"] == json.loads(pair.target.read_text(encoding="utf-8"))
+
+
+def test_chinese_readme_lists_exactly_the_translated_chapters():
+    readme = (ROOT / "README.zh.md").read_text(encoding="utf-8")
+    english = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "[中文](README.zh.md)" in english.split("\n## ", 1)[0], "README.md must link README.zh.md at the top"
+    for chapter in sorted((ROOT / "chapters").glob("*.ipynb")):
+        translated = (ROOT / "chapters" / "zh" / chapter.name).exists()
+        assert (f"`chapters/zh/{chapter.name}`" in readme) == translated, (
+            f"README.zh.md's table and chapters/zh/ disagree about {chapter.name}")
