@@ -121,13 +121,16 @@ def _box(title: str, lines: list[str], css: str) -> str:
     return f"````{{admonition}} {title}\n:class: {css}\n\n{body}\n````\n"
 
 
-def stage_notebook(src: Path, dst: Path, box: str, note: str = SLIDER_NOTE) -> int:
-    """Copy a notebook, insert ``box`` after its title and the slider note under every slider cell;
-    returns the number of slider cells."""
+def stage_notebook(src: Path, dst: Path, box: str, note: str = SLIDER_NOTE, links=None) -> int:
+    """Copy a notebook, insert ``box`` after its title and the slider note under every slider cell
+    (``links``: a function that rewrites the links of a markdown text); returns the number of
+    slider cells."""
     nb = json.loads(src.read_text(encoding="utf-8"))
     cells, sliders = [], 0
     for k, cell in enumerate(nb["cells"]):
         cell = copy.deepcopy(cell)
+        if links is not None and cell["cell_type"] == "markdown":
+            cell["source"] = links(_source(cell))
         text = _source(cell)
         if k == 0 and cell["cell_type"] == "markdown" and text.startswith("# "):
             title, _, rest = text.partition("\n")
@@ -297,9 +300,27 @@ def exercise_box_zh(name: str, chapter: str | None, repo, branch) -> str:
     return _box("完成这些练习", lines, "kl-run-box")
 
 
-def _english_page(path: str, text: str) -> str:
-    """A link from the Chinese edition (site/zh/) to a page of the English one."""
-    return f'<a href="../{path}">{text}</a>'
+def _english_page(path: str, text: str, up: str = "../") -> str:
+    """A link from a page of the Chinese edition (``up``: from it to site/zh/, then one more) to a
+    page of the English one."""
+    text = re.sub(r"`([^`]*)`", r"<code>\1</code>", text)
+    return f'<a href="{up}{path}">{text}</a>'
+
+
+def _links_to_english(folder: str):
+    """For a notebook of ``<folder>/zh/``: a relative link that leaves the Chinese edition (an
+    untranslated chapter ``../05_….ipynb``, ``../../docs/notation.md``) becomes a link to that
+    page of the English site, which the Chinese one sits in (``site/zh/``)."""
+    here = ROOT / folder / ZH
+
+    def fix(match):
+        label, url = match[1], match[2]
+        path, _, anchor = url.partition("#")
+        if not path.startswith("../"):
+            return match[0]
+        target = (here / path).resolve().relative_to(ROOT).with_suffix(".html").as_posix()
+        return _english_page(target + (f"#{anchor}" if anchor else ""), label, up="../../")
+    return lambda text: re.sub(r"\[([^\]]*)\]\(([^)\s]+)\)", fix, text)
 
 
 def write_pages_zh(stage: Path, chapters: list[str], exercises: list[str]) -> None:
@@ -357,10 +378,12 @@ def stage_zh(where: Path) -> dict:
     sliders = 0
     for c in chapters:
         sliders += stage_notebook(ROOT / "chapters" / ZH / c, where / "chapters" / c,
-                                  chapter_box_zh(c, by_number(exercises, c[:2]), repo, branch), SLIDER_NOTE_ZH)
+                                  chapter_box_zh(c, by_number(exercises, c[:2]), repo, branch), SLIDER_NOTE_ZH,
+                                  _links_to_english("chapters"))
     for e in exercises:
         stage_notebook(ROOT / "exercises" / ZH / e, where / "exercises" / e,
-                       exercise_box_zh(e, by_number(chapters, e[:2]), repo, branch), SLIDER_NOTE_ZH)
+                       exercise_box_zh(e, by_number(chapters, e[:2]), repo, branch), SLIDER_NOTE_ZH,
+                       _links_to_english("exercises"))
     write_pages_zh(where, chapters, exercises)
     return {"chapters": len(chapters), "exercises": len(exercises), "solutions": 0, "sliders": sliders}
 

@@ -426,6 +426,7 @@ def glossary_problems(pair: Pair, terms: list[tuple[str, set[str]]] | None = Non
         if entry is None or entry.sha == PENDING:
             continue
         text = re.sub(r"\s+", "", entry.text)
+        bare = re.sub(r"（[^）]*）", "", text)          # 航向（yaw）补偿 is 航向补偿
         masked = re.sub(r"```.*?```|`[^`]*`", " ", english, flags=re.DOTALL)   # code is not prose
         for term, forms in terms:
             pattern = re.compile(r"(?<![A-Za-z])" + re.escape(term) + r"(?:e?s)?(?![A-Za-z])", re.IGNORECASE)
@@ -434,7 +435,7 @@ def glossary_problems(pair: Pair, terms: list[tuple[str, set[str]]] | None = Non
             masked = pattern.sub(" ", masked)
             # an angle's name is also the name of its joint or motion: 俯仰角 accepts 俯仰
             accepted = {re.sub(r"\s+", "", f) for f in forms} | {f[:-1] for f in forms if f.endswith("角")}
-            if any(f in text for f in accepted):
+            if any(f in text or f in bare for f in accepted):
                 continue
             if _is_verbatim_token(term) and term in entry.text:
                 continue
