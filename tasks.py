@@ -239,13 +239,13 @@ def cmd_work(args) -> int:
     work.mkdir(parents=True, exist_ok=True)
     for src in chosen:
         dst = work / src.name
-        shown = dst.relative_to(ROOT).as_posix()
+        shown = os.path.relpath(dst, ROOT)
         if dst.exists():
             say(f"{shown} already exists: open it (nothing copied; your copy is never replaced)")
             continue
         with open(dst, "xb") as out:   # "x": fails rather than overwrite, even in a race
             out.write(src.read_bytes())
-        say(f"copied {src.relative_to(ROOT).as_posix()} -> {shown}")
+        say(f"copied {os.path.relpath(src, ROOT)} -> {shown}")
     if chosen:
         say("open the copies in JupyterLab (python3 tasks.py lab, folder work/)")
     return 1 if unmatched else 0

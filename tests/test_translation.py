@@ -200,3 +200,22 @@ def test_chinese_readme_lists_exactly_the_translated_chapters():
         translated = (ROOT / "chapters" / "zh" / chapter.name).exists()
         assert (f"`chapters/zh/{chapter.name}`" in readme) == translated, (
             f"README.zh.md's table and chapters/zh/ disagree about {chapter.name}")
+
+
+def test_work_lang_zh_copies_the_chinese_exercise_and_never_replaces_it(tmp_path, monkeypatch):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("kl_tasks", ROOT / "tasks.py")
+    tasks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tasks)
+    monkeypatch.setattr(tasks, "WORK", tmp_path / "work")
+    chinese = sorted((ROOT / "exercises" / "zh").glob("*.ipynb"))
+    assert chinese, "no Chinese exercise yet"
+    number = chinese[0].name[:2]
+    assert tasks.cmd_work([number, "--lang", "zh"]) == 0
+    copy = tmp_path / "work" / "zh" / chinese[0].name
+    assert copy.read_bytes() == chinese[0].read_bytes()
+    copy.write_text("my answers", encoding="utf-8")
+    assert tasks.cmd_work([number, "--lang", "zh"]) == 0
+    assert copy.read_text(encoding="utf-8") == "my answers"
+    assert tasks.cmd_work([number, "--lang", "fr"]) == 2
+    assert not (tmp_path / "work" / chinese[0].name).exists()   # the English copy is a separate choice

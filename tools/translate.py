@@ -287,7 +287,7 @@ def generated_text(pair: Pair) -> str:
     """What ``pair.target`` must contain."""
     import nbformat
     from nbclean import cells_fingerprint
-    nb = nbformat.from_dict(translated_notebook(pair))
+    nb = nbformat.reads(json.dumps(translated_notebook(pair)), as_version=4)   # sources as strings
     stamp = nb.metadata["kinematics_lib"]["translation"]
     if pair.is_exercise:
         import nbtools
