@@ -60,7 +60,8 @@ def test_code_cells_outputs_and_metadata_are_the_english_ones(pair):
             grade_en = {k: v for k, v in en["metadata"].get("nbgrader", {}).items() if k != "checksum"}
             grade_zh = {k: v for k, v in zh["metadata"].get("nbgrader", {}).items() if k != "checksum"}
             assert grade_en == grade_zh, f"nbgrader metadata of markdown cell {en['id']} differs"
-            assert zh["source"] != en["source"] or not "".join(en["source"]).strip(), (
+            answer = en["metadata"].get("nbgrader", {}).get("solution")   # nbgrader's stub, the student's to fill
+            assert zh["source"] != en["source"] or answer or not "".join(en["source"]).strip(), (
                 f"markdown cell {en['id']} is not translated")
     en_meta = _without_translation_stamp(english["metadata"])
     zh_meta = _without_translation_stamp(chinese["metadata"])
