@@ -52,11 +52,12 @@ def selection_matrix(model) -> np.ndarray:
     return S
 
 
-def _frames(model: Model, feet) -> tuple:
+def _frames(model: Model, feet, limit: int = MAX_CONTACTS) -> tuple:
+    """A tuple of 1 ... ``limit`` frame names of ``model`` (one string is one frame)."""
     if isinstance(feet, str):
         feet = (feet,)
-    if not isinstance(feet, (tuple, list)) or not 1 <= len(feet) <= MAX_CONTACTS:
-        raise check.InputError(f"feet must be a list of 1 to {MAX_CONTACTS} frame names, got {check.describe(feet)}")
+    if not isinstance(feet, (tuple, list)) or not 1 <= len(feet) <= limit:
+        raise check.InputError(f"feet must be a list of 1 to {limit} frame names, got {check.describe(feet)}")
     for k, f in enumerate(feet):
         if not isinstance(f, str) or f not in model.frames:
             raise check.InputError(f"feet[{k}] must be the name of a frame of the model, got {check.describe(f)}")
