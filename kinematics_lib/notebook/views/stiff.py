@@ -47,7 +47,7 @@ def _figure() -> tuple:
     """The figure, built once: displacement over time and spectral radius over the step."""
     fig = Figure(figsize=(9.0, 3.6), dpi=DPI)
     ax, bx = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
-    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.15, top=0.9, wspace=0.28)
+    fig.subplots_adjust(left=0.08, right=0.965, bottom=0.15, top=0.9, wspace=0.28)
     art = {}
     for m in OSCILLATOR_METHODS:
         art["x", m], = ax.plot([], [], "-", color=COLORS[m], lw=1.4, label=LABELS[m])
