@@ -20,8 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from ..dynamics.algorithms import crba, nonlinear_effects
-from ..dynamics.frames import frame_jacobian, frame_jacobian_time_variation
+from ..dynamics import crba, frame_jacobian, frame_jacobian_time_variation, nonlinear_effects
 from ..dynamics.model import Model, state
 from .constrained import kkt_dynamics
 
