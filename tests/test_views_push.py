@@ -23,7 +23,8 @@ def test_small_push_is_held_with_margins_and_small_residuals():
     v = vp.push_view(100.0, 90.0)
     assert run.qp_ok.all() and "QP feasible at every step (61 steps of 5 ms)" in v.text
     assert np.nanmax(run.friction_ratio) <= 1.0 + 1e-7 and np.abs(run.tau).max() <= 80.0 + 1e-7
-    assert np.nanmax(run.dynamics_residual) < 1e-8 and np.nanmax(run.contact_residual) < 1e-8
+    assert np.nanmax(run.dynamics_residual) < 1e-9 and np.nanmax(run.contact_residual) < 1e-9
+    assert "below 1e-09: dynamics True (N, N·m), contact True (m/s²)" in v.text
     assert f"peak |τ| {np.abs(run.tau).max():.1f} N·m (limit 80); saturated at 0 steps" in v.text
     margins = 1.0 - np.nanmax(run.friction_ratio, axis=0)
     for foot, m in zip(run.feet, margins):
