@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import _validate as check
 from .friction import LuGre
-from .physical import StribeckFit
+from .physical import StribeckFit, _friction_torques
 
 __all__ = ["LuGreFit", "fit_lugre"]
 
@@ -74,16 +74,9 @@ def fit_lugre(v, tau_f, dt, static, z0: float = 0.0) -> LuGreFit:
     v = check.vector(v, None, "v")
     if not 10 <= v.size <= MAX_SAMPLES:
         raise check.InputError(f"v must hold between 10 and {MAX_SAMPLES} samples, got {v.size}")
-    if np.abs(v).max() > 1e3:
-        raise check.InputError(f"v must be a pre-sliding velocity, |v| <= 1e3 rad/s, got {np.abs(v).max():.3g}")
     if not np.abs(v).max() > 0.0:
         raise check.InputError("v must move: the pre-sliding experiment needs a non-zero velocity")
-    tau_f = check._array(tau_f, "tau_f")
-    if tau_f.shape != v.shape:
-        raise check.InputError(f"tau_f must have the shape of v, {v.shape} (one torque per sample), got {tau_f.shape}")
-    tau_f = check.vector(tau_f, v.size, "tau_f")
-    if np.abs(tau_f).max() > 1e9:
-        raise check.InputError(f"tau_f must be a physical torque, |tau_f| <= 1e9 N m, got {np.abs(tau_f).max():.3g}")
+    tau_f = _friction_torques(v, tau_f, 1e3, "a pre-sliding velocity", 1e9, "sample")
     dt = check.positive(dt, "dt")
     if dt > 1.0:
         raise check.InputError(f"dt must be a sample period of at most 1 s, got {dt:g}")
