@@ -55,3 +55,13 @@ def test_the_figure_is_built_once_and_a_move_changes_it():
 def test_bad_settings_raise(force, direction):
     with pytest.raises(ValueError, match="force"):
         vp.push_run(force, direction)
+
+
+def test_the_chapter_slider_uses_the_documented_settings():
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).resolve().parents[1] / "chapters" / "08_anymal_case_study.ipynb").read_text())
+    cells = ["".join(c["source"]) for c in nb["cells"] if "push_views.push_view" in "".join(c["source"])]
+    f, d = vp.PUSH_SETTINGS["force"], vp.PUSH_SETTINGS["direction"]
+    assert len(cells) == 1 and f"force={f}, direction={d}" in cells[0]
