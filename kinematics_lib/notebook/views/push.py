@@ -81,9 +81,10 @@ def _figure() -> tuple:
     (af, ar), (at, ac) = axes
     art = {"fn": {}, "ratio": {}, "tau": {}}
     for leg, color in LEG_COLORS.items():
-        art["fn"][leg], = af.plot([], [], color=color, label=leg)
-        art["ratio"][leg], = ar.plot([], [], color=color, label=leg)
-        art["tau"][leg], = at.plot([], [], color=color, label=leg)
+        style = dict(color=color, label=leg, ls="--" if leg[1] == "H" else "-")  # hind legs dashed: a
+        art["fn"][leg], = af.plot([], [], **style)  # symmetric push puts LF on LH and RF on RH
+        art["ratio"][leg], = ar.plot([], [], **style)
+        art["tau"][leg], = at.plot([], [], **style)
     art["infeasible"], = af.plot([], [], "x", color="k", ms=5, label="QP infeasible")
     art["com_x"], = ac.plot([], [], color="tab:purple", label="x")
     art["com_y"], = ac.plot([], [], color="tab:brown", label="y")
