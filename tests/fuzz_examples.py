@@ -872,6 +872,10 @@ EXAMPLES = {
     "fit_stribeck": [dict(v=Arg(np.linspace(-1.0, 1.0, 20), Kind("free")),
                           tau_f=Arg(np.sign(np.linspace(-1.0, 1.0, 20)) * 0.8 + 0.3 * np.linspace(-1.0, 1.0, 20), Kind("free")),
                           delta=Arg(2.0, Kind("scalar", physical="positive")))],
+    "fit_lugre": [dict(v=Arg(3e-4 * np.cos(np.linspace(0.0, 12.0, 200)), Kind("free")),
+                       tau_f=Arg(kl.LuGre(1e4, 100.0, 0.05, 1.0, 1.5, 0.1).simulate(
+                           3e-4 * np.cos(np.linspace(0.0, 12.0, 200)), 5e-3)[1], Kind("free")),
+                       dt=Arg(5e-3, Kind("scalar", physical="positive")), static=(1.0, 1.5, 0.05, 0.1))],
     "stack_regressor": [lambda ctx: dict(Y=Arg(_regressors()[0], Kind("free")), tau=Arg(_regressors()[1], Kind("free")))],
     "base_parameters": [lambda ctx: dict(W=Arg(_regressors()[0], Kind("free")), method="svd")],
     "regressor_rank": [lambda ctx: dict(W=Arg(_regressors()[0], Kind("free")))],
@@ -1033,6 +1037,7 @@ NOT_CALLED = {
     "Identification": "result record of identify_parameters",
     "PhysicalIdentification": "result record of identify_physical_parameters",
     "StribeckFit": "result record of fit_stribeck",
+    "LuGreFit": "result record of fit_lugre",
     "TorqueError": "result record of torque_prediction_error",
     "Measurements": "result record of measure_trajectory / process_measurements",
     "LagrangianModel": "symbolic record built by derive_lagrangian (functions taking it check its type)",
