@@ -61,3 +61,23 @@ def test_impact_momentum_gap_shrinks_with_the_step():
     assert gaps[-1] < gaps[0] / 20
     for dt, t_hit, _ in table:
         assert abs(t_hit - np.sqrt(2 / 9.81)) <= 2 * dt
+
+
+def test_friction_lcp_matrix_is_copositive_not_copositive_plus():
+    """Chapter 7's claim about the Stewart-Trinkle matrix: z^T A z >= 0 for every z >= 0 (copositive),
+    but for mu > 0 a unit z on the gamma slack has z^T A z = 0 while (A + A^T) z != 0, so A is not
+    copositive-plus; Lemke's algorithm still solves these LCPs (Anitescu & Potra 1997)."""
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        n, theta = 2, rng.uniform(0, 1.2)
+        M = rng.uniform(0.5, 5) * np.eye(n)
+        N = np.array([[-np.sin(theta), np.cos(theta)]])
+        t = np.array([np.cos(theta), np.sin(theta)])
+        D = np.vstack([t, -t])
+        mu = rng.uniform(0.1, 1.0)
+        A, q = kl.contact_lcp(M, rng.normal(size=n), np.array([0.0, -9.81]) * M[0, 0], N, D, mu, 0.01)
+        Z = rng.uniform(0, 1, size=(200, A.shape[0]))
+        assert np.einsum("ki,ij,kj->k", Z, A, Z).min() >= -1e-12
+        flat = [k for k in range(A.shape[0]) if abs(A[k, k]) < 1e-15 and np.linalg.norm((A + A.T)[:, k]) > 1e-9]
+        assert flat, "expected a direction with z^T A z = 0 and (A + A^T) z != 0"
+        assert kl.solve_lcp(A, q).z.min() >= -1e-12
