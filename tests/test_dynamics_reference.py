@@ -1,0 +1,126 @@
+"""The reference recursions (``kl.rbda``, written like RBDA's tables) against the fast engine
+behind ``kl.rnea``/``kl.crba``/``kl.aba``, and the identities of the equations of motion.
+
+The engine walks the tree one depth at a time in its own body order over batches; the
+reference visits one body at a time in parent order. Equal to 1e-12 (relative to the size of
+the result) on random trees of every joint type, with and without a floating base, with
+external wrenches, on batches, and on ANYmal B (whose fixed joints the URDF reader merges):
+the engine cannot drift from what chapter 5 prints.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import kinematics_lib as kl
+
+TOL = 1e-12
+CASES = [(n, fb, types, chain) for n in (1, 2, 5, 12) for fb in (False, True)
+         for types in (("revolute",), ("prismatic",), ("continuous",), ("revolute", "prismatic", "continuous"))
+         for chain in (False, True)]
+
+
+def _close(x, y):
+    scale = max(1.0, float(np.abs(y).max(initial=0.0)))
+    assert np.abs(np.asarray(x) - y).max(initial=0.0) <= TOL * scale
+
+
+def _tree(n, fb, types, chain, seed):
+    rng = np.random.default_rng(seed)
+    model = kl.random_tree_model(n, rng, floating_base=fb, joint_types=types, chain=chain)
+    return model, rng
+
+
+@pytest.mark.parametrize("n, fb, types, chain", CASES)
+def test_engine_equals_reference_on_random_trees(n, fb, types, chain):
+    model, rng = _tree(n, fb, types, chain, seed=n * 7 + fb * 3 + len(types) + chain)
+    for _ in range(3):
+        q = kl.random_configuration(model, rng)
+        v, a = rng.normal(size=(2, model.nv))
+        f_ext = rng.normal(size=(model.nb, 6))
+        _close(kl.rnea(model, q, v, a), kl.rbda.rnea(model, q, v, a))
+        _close(kl.rnea(model, q, v, a, f_ext), kl.rbda.rnea(model, q, v, a, f_ext))
+        _close(kl.crba(model, q), kl.rbda.crba(model, q))
+        _close(kl.aba(model, q, v, a), kl.rbda.aba(model, q, v, a))
+        zero = np.zeros(model.nv)
+        _close(kl.gravity_torque(model, q), kl.rbda.rnea(model, q, zero, zero))
+        _close(kl.nonlinear_effects(model, q, v), kl.rbda.rnea(model, q, v, zero))
+        _close(kl.mass_matrix_by_rnea(model, q), kl.rbda.crba(model, q))
+
+
+@pytest.mark.parametrize("fb", [False, True])
+def test_engine_batches_equal_reference_state_by_state(fb):
+    model, rng = _tree(9, fb, ("revolute", "prismatic", "continuous"), False, seed=11 + fb)
+    N = 600  # longer than the engine's block of 512 states
+    Q = np.array([kl.random_configuration(model, rng) for _ in range(N)])
+    V, A = rng.normal(size=(2, N, model.nv))
+    F = rng.normal(size=(N, model.nb, 6))
+    tau, M, acc = kl.rnea(model, Q, V, A, F), kl.crba(model, Q), kl.aba(model, Q, V, A)
+    for k in range(0, N, 37):
+        _close(tau[k], kl.rbda.rnea(model, Q[k], V[k], A[k], F[k]))
+        _close(M[k], kl.rbda.crba(model, Q[k]))
+        _close(acc[k], kl.rbda.aba(model, Q[k], V[k], A[k]))
+
+
+def test_engine_equals_reference_on_anymal_with_merged_fixed_joints():
+    rng = np.random.default_rng(3)
+    for fb in (False, True):
+        model = kl.load_urdf(kl.anymal_b_urdf(), floating_base=fb)
+        q = kl.random_configuration(model, rng)
+        v, a = rng.normal(size=(2, model.nv))
+        _close(kl.rnea(model, q, v, a), kl.rbda.rnea(model, q, v, a))
+        _close(kl.crba(model, q), kl.rbda.crba(model, q))
+        _close(kl.aba(model, q, v, a), kl.rbda.aba(model, q, v, a))
+
+
+def test_reference_transforms_equal_the_engine_joint_transforms():
+    model, rng = _tree(8, True, ("revolute", "prismatic", "continuous"), False, seed=5)
+    q = kl.random_configuration(model, rng)
+    Xup = kl.joint_transforms(model, q)
+    for i in range(model.nb):
+        X_i, S_i = kl.jcalc(model, i, q[model.q_slice[i]])
+        _close(X_i, Xup[i])
+        XJ, S_ref = kl.dynamics.joints.joint_motion(model.joint_types[i], model.axes[i], q[model.q_slice[i]])
+        _close(XJ @ model.X_tree[i], Xup[i])
+        _close(S_ref, S_i)
+
+
+@pytest.mark.parametrize("fb", [False, True])
+def test_reference_identities(fb):
+    """ABA inverts RNEA, RNEA = M a + h, M symmetric positive definite -- on the reference alone."""
+    model, rng = _tree(10, fb, ("revolute", "prismatic", "continuous"), False, seed=21 + fb)
+    for _ in range(3):
+        q = kl.random_configuration(model, rng)
+        v, a = rng.normal(size=(2, model.nv))
+        tau = kl.rbda.rnea(model, q, v, a)
+        M, h = kl.rbda.crba(model, q), kl.rbda.rnea(model, q, v, np.zeros(model.nv))
+        np.testing.assert_allclose(kl.rbda.aba(model, q, v, tau), a, rtol=1e-9, atol=1e-9)
+        np.testing.assert_allclose(M @ a + h, tau, rtol=1e-10, atol=1e-10)
+        np.testing.assert_allclose(M, M.T, rtol=0, atol=1e-12)
+        assert np.linalg.eigvalsh(M).min() > 0.0
+
+
+def test_reference_rnea_with_zero_velocity_and_acceleration_is_gravity_only():
+    """A single free body at rest: the base wrench is its weight's opposite, in the body frame."""
+    model, rng = _tree(1, True, ("revolute",), False, seed=2)
+    q = kl.random_configuration(model, rng)
+    w = kl.rbda.rnea(model, q, np.zeros(6), np.zeros(6))
+    m, c, _ = kl.inertia_parts(model.inertia[0])
+    R = kl.quat_to_matrix(q[3:7])
+    weight_body = R.T @ (-m * model.gravity)
+    np.testing.assert_allclose(w[:3], weight_body, atol=1e-12)
+    np.testing.assert_allclose(w[3:], np.cross(c, weight_body), atol=1e-12)
+
+
+@pytest.mark.parametrize("fn, args, name", [
+    ("rnea", ("q_bad", "v", "a"), "q"), ("rnea", ("q", "v_short", "a"), "v"), ("rnea", ("q", "v", "a_nan"), "a"),
+    ("crba", ("q_bad",), "q"), ("aba", ("q", "v", "a_short"), "tau"), ("rnea", ("q", "v", "a", "f_short"), "f_ext")])
+def test_reference_checks_its_inputs_once_at_the_boundary(fn, args, name):
+    model, rng = _tree(4, True, ("revolute",), False, seed=8)
+    q = kl.random_configuration(model, rng)
+    values = {"q": q, "v": np.zeros(model.nv), "a": np.zeros(model.nv), "q_bad": q * 2.0,
+              "v_short": np.zeros(model.nv - 1), "a_nan": np.full(model.nv, np.nan), "a_short": np.zeros(2),
+              "f_short": np.zeros((model.nb, 5))}
+    with pytest.raises(ValueError, match=name):
+        getattr(kl.rbda, fn)(model, *(values[k] for k in args))
