@@ -191,7 +191,8 @@ def coriolis_matrix(model: Model, q, v) -> np.ndarray:
         J = np.hstack([S_w[j] for j in cols])
         Jdot = np.hstack([Sdot_w[j] for j in cols])
         I, vi = I_w[i], vel_w[i]
-        B = 0.5 * (crf(vi) @ I - I @ crm(vi) + crf_bar(I @ vi))
+        h_i = check.finite_result(I @ vi, "the momentum I_i v_i of a body", "q, v")
+        B = 0.5 * (crf(vi) @ I - I @ crm(vi) + crf_bar(h_i))
         C[np.ix_(idx, idx)] += J.T @ (I @ Jdot + B @ J)
     return check.finite_result(C, "C", "q, v")
 
