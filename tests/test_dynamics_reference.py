@@ -124,3 +124,36 @@ def test_reference_checks_its_inputs_once_at_the_boundary(fn, args, name):
               "f_short": np.zeros((model.nb, 5))}
     with pytest.raises(ValueError, match=name):
         getattr(kl.rbda, fn)(model, *(values[k] for k in args))
+
+
+def test_virtual_joint_velocity_map_is_the_base_body_jacobian():
+    """v_free = J v: J's base block is the base body's velocity in its own frame (from the
+    virtual model's frame Jacobian, world-aligned, rotated into the base)."""
+    rng = np.random.default_rng(12)
+    model = kl.random_tree_model(4, rng, floating_base=True)
+    virtual = kl.virtual_joints_model(model)
+    q_v = np.concatenate([rng.normal(size=6), rng.normal(size=virtual.nq - 6)])
+    _, _, J = kl.virtual_to_free(virtual, q_v, np.zeros(virtual.nv))
+    T = kl.frame_placement(virtual, q_v, model.body_names[0])
+    R = T[:3, :3]
+    J_world = kl.frame_jacobian(virtual, q_v, model.body_names[0])[:, :6]
+    np.testing.assert_allclose(np.block([[R.T, np.zeros((3, 3))], [np.zeros((3, 3)), R.T]]) @ J_world, J[:6, :6],
+                               atol=1e-12)
+
+
+def test_virtual_joints_are_singular_at_pitch_90_degrees_and_the_free_joint_is_not():
+    rng = np.random.default_rng(13)
+    model = kl.random_tree_model(3, rng, floating_base=True)
+    virtual = kl.virtual_joints_model(model)
+    q_v = np.concatenate([[0.1, 0.2, 0.3, 0.4, np.pi / 2, -0.3], rng.normal(size=virtual.nq - 6)])
+    q_free, _, J = kl.virtual_to_free(virtual, q_v, np.zeros(virtual.nv))
+    assert abs(np.linalg.det(J[3:6, 3:6])) < 1e-15
+    assert np.linalg.eigvalsh(kl.rbda.crba(virtual, q_v)).min() < 1e-12
+    assert np.linalg.eigvalsh(kl.rbda.crba(model, q_free)).min() > 1e-3
+    with pytest.raises(ValueError, match="model"):
+        kl.aba(virtual, q_v, np.zeros(virtual.nv), np.zeros(virtual.nv))
+
+
+def test_virtual_joints_model_refuses_a_fixed_base():
+    with pytest.raises(ValueError, match="model"):
+        kl.virtual_joints_model(kl.random_tree_model(3, np.random.default_rng(0)))

@@ -7,11 +7,12 @@ import math
 import numpy as np
 
 from .. import _validate as check
-from ..geometry.rotations import so3_exp
+from ..geometry.rotations import matrix_to_quat, rpy_to_matrix, so3_exp
 from ..geometry.spatial import _spatial_inertia, spatial_inertia
-from .model import GRAVITY, Model
+from .model import GRAVITY, Model, state
 
-__all__ = ["planar_chain_model", "double_pendulum_model", "random_tree_model", "subtree_model"]
+__all__ = ["planar_chain_model", "double_pendulum_model", "random_tree_model", "subtree_model", "virtual_joints_model",
+           "virtual_to_free"]
 
 
 def _rz(angle: float) -> np.ndarray:
@@ -167,3 +168,56 @@ def subtree_model(model: Model, root: str) -> Model:
                  joint_types=tuple(pick(model.joint_types)), axes=np.array(pick(model.axes)), T_tree=np.array(pick(model.T_tree)),
                  inertia=np.array(pick(model.inertia)), gravity=model.gravity, frames=frames, lower=np.array(pick(model.lower)),
                  upper=np.array(pick(model.upper)))
+
+
+def virtual_joints_model(model: Model) -> Model:
+    """The floating-base ``model`` with its free root joint replaced by six one-dof "virtual joints".
+
+    Document 000 (section 3.4.1) treats a floating base as six virtual joints between the world
+    and the base: here prismatic along world x, y, z, then revolute about z, y, x (yaw, pitch,
+    roll: R = Rz(yaw) Ry(pitch) Rx(roll)), through five massless bodies ``virtual_x`` ...
+    ``virtual_pitch``; the base hangs from the roll joint. q = [x, y, z, yaw, pitch, roll,
+    joints] and v = q_dot (nq = nv). The same robot as the free root joint, in other
+    coordinates -- singular where cos(pitch) = 0 (see :func:`virtual_to_free`).
+    """
+    check.model(model)
+    if not model.nb or model.joint_types[0] != "free":
+        raise check.InputError(f"model must have a floating base (a free root joint, body 0), got {model!r}")
+    if not np.allclose(model.T_tree[0], np.eye(4)):
+        raise check.InputError("model's free root joint must sit at the world origin (T_tree[0] = identity)")
+    names = ("virtual_x", "virtual_y", "virtual_z", "virtual_yaw", "virtual_pitch")
+    axes = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0], [0, 0, 1.0], [0, 1.0, 0], [1.0, 0, 0]])
+    six = ("prismatic",) * 3 + ("revolute",) * 3
+    shift = lambda i: i + 5 if i >= 0 else -1  # noqa: E731
+    return Model(name=f"{model.name} (six virtual joints)", body_names=names + model.body_names,
+                 body_joint=tuple(n + "_joint" for n in names) + ("virtual_roll_joint",) + model.body_joint[1:],
+                 parent=(-1, 0, 1, 2, 3, 4) + tuple(shift(p) for p in model.parent[1:]),
+                 joint_types=six + model.joint_types[1:], axes=np.concatenate([axes, model.axes[1:]]),
+                 T_tree=np.concatenate([np.tile(np.eye(4), (6, 1, 1)), model.T_tree[1:]]),
+                 inertia=np.concatenate([np.zeros((5, 6, 6)), model.inertia]), gravity=model.gravity,
+                 frames={k: (shift(b), T) for k, (b, T) in model.frames.items()},
+                 lower=np.concatenate([np.full(6, -np.inf), model.lower[1:]]),
+                 upper=np.concatenate([np.full(6, np.inf), model.upper[1:]]))
+
+
+def virtual_to_free(model: Model, q, v) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(q_free, v_free, J): the state of a :func:`virtual_joints_model` in free-joint coordinates.
+
+    q = [x, y, z, yaw, pitch, roll, joints], v = q_dot (nv,)  ->  q_free = [p, quaternion xyzw,
+    joints] (nv + 1,), v_free = J v with J = blockdiag(R^T, E_B, 1) (nv, nv): the base's linear
+    velocity R^T p_dot and angular velocity E_B [yaw_dot, pitch_dot, roll_dot] in the base frame,
+    E_B = [[-s_pitch, 0, 1], [c_pitch s_roll, c_roll, 0], [c_pitch c_roll, -s_roll, 0]]
+    (det = -cos(pitch): the virtual joints' singularity, which the free joint does not have).
+    """
+    q, v = state(model, q, v, batch=False)
+    if model.joint_types[:6] != ("prismatic",) * 3 + ("revolute",) * 3 or model.body_names[:5] != (
+            "virtual_x", "virtual_y", "virtual_z", "virtual_yaw", "virtual_pitch"):
+        raise check.InputError("model must come from kl.virtual_joints_model (six virtual joints first)")
+    yaw, pitch, roll = q[3:6]
+    R = rpy_to_matrix([roll, pitch, yaw])  # Rz(yaw) Ry(pitch) Rx(roll)
+    sp, cp, sr, cr = math.sin(pitch), math.cos(pitch), math.sin(roll), math.cos(roll)
+    J = np.eye(model.nv)
+    J[:3, :3] = R.T
+    J[3:6, 3:6] = [[-sp, 0.0, 1.0], [cp * sr, cr, 0.0], [cp * cr, -sr, 0.0]]
+    q_free = np.concatenate([q[:3], matrix_to_quat(R), q[6:]])
+    return q_free, J @ v, J
