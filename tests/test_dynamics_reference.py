@@ -157,3 +157,23 @@ def test_virtual_joints_are_singular_at_pitch_90_degrees_and_the_free_joint_is_n
 def test_virtual_joints_model_refuses_a_fixed_base():
     with pytest.raises(ValueError, match="model"):
         kl.virtual_joints_model(kl.random_tree_model(3, np.random.default_rng(0)))
+
+
+def test_chapter5_table_quotes_lines_of_the_printed_reference():
+    """Chapter 5's table maps the book's lines to code: every entry of its last column is a line
+    of ``kl.rbda.rnea`` -- the function the chapter prints (and whose listing nbval compares)."""
+    import inspect
+    import json
+    import re
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).parents[1] / "chapters" / "05_newton_euler_recursive.ipynb").read_text())
+    cells = ["".join(c["source"]) for c in nb["cells"]]
+    assert "print(inspect.getsource(kl.rbda.rnea))" in cells
+    table = next(c for c in cells if "| in `kl.rbda.rnea` |" in c)
+    rows = [r for r in table.splitlines() if r.startswith("|") and "---" not in r][1:]
+    quoted = [re.findall(r"`([^`]+)`", r.rsplit("|", 2)[1]) for r in rows]
+    lines = {line.strip() for line in inspect.getsource(kl.rbda.rnea).splitlines()}
+    assert len(rows) >= 6 and all(quoted)
+    for code in (q for qs in quoted for q in qs):
+        assert code in lines, f"chapter 5's table quotes {code!r}, which is not a line of kl.rbda.rnea"

@@ -410,8 +410,9 @@ def _singular(model: Model, i: int):
     names = ", ".join(model.body_names[j] for j in _subtree(model, i))
     return check.InputError(
         f"model: joint {model.body_joint[i]!r} moves a subtree without inertia along its axis "
-        f"(bodies {names}): its articulated inertia D = S^T I^A S is singular and the "
-        "forward dynamics is undefined; give those bodies mass (or lock the joint)")
+        f"(bodies {names}), or its axis repeats a motion the joints below already have (a singular "
+        "configuration, e.g. aligned axes): its articulated inertia D = S^T I^A S is singular and the "
+        "forward dynamics is undefined; give those bodies mass, lock the joint or leave the configuration")
 
 
 def _check_D(model: Model, D: np.ndarray) -> None:
