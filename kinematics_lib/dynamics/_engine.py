@@ -128,21 +128,21 @@ def _level_transforms(model: Model, q: np.ndarray, affine: bool = False):
     return Xup, _Affine(c[:, None, :, 1], c[:, None, :, 2], {k: Xup[k] for k in d.free_lv})
 
 
-def _level_motions(model: Model, qd: np.ndarray) -> np.ndarray:
-    """S_i qd_i per body in level order: (nb, 6), or (nb, N, 6) for a batch qd (N, nv)."""
+def _level_motions(model: Model, v: np.ndarray) -> np.ndarray:
+    """S_i v_i per body in level order: (nb, 6), or (nb, N, 6) for a batch v (N, nv)."""
     d = model._plan
-    out = d.S1_lv.reshape((model.nb,) + (1,) * (qd.ndim - 1) + (6,)) * qd[..., d.v1_lv].T[..., None]
+    out = d.S1_lv.reshape((model.nb,) + (1,) * (v.ndim - 1) + (6,)) * v[..., d.v1_lv].T[..., None]
     for k, vs in zip(d.free_lv, d.v_free_lv):
-        out[k] = qd[..., vs]
+        out[k] = v[..., vs]
     return out
 
 
-def _velocity_products(model: Model, V: np.ndarray, qd: np.ndarray, components_first: bool = False) -> np.ndarray:
-    """c_i = v_i x S_i qd_i = qd_i (-crm(s_i)) v_i for every body in level order (0 for a free root,
-    whose v is its own S qd): constant matrices times the velocities, then scaled by qd_i.
+def _velocity_products(model: Model, V: np.ndarray, v: np.ndarray, components_first: bool = False) -> np.ndarray:
+    """c_i = v_i x S_i v_i = v_i (-crm(s_i)) v_i for every body in level order (0 for a free root,
+    whose v is its own S v): constant matrices times the velocities, then scaled by v_i.
     V: (nb, 6), (nb, N, 6), or (nb, 6, N) when ``components_first`` (RNEA's batch layout)."""
     d = model._plan
-    qj = qd[..., d.v1_lv].T  # (nb, [N])
+    qj = v[..., d.v1_lv].T  # (nb, [N])
     if V.ndim == 2:
         return (d.bias_lv @ V[:, :, None])[:, :, 0] * qj[:, None]
     if components_first:
@@ -229,14 +229,14 @@ def _xf_lv(model: Model, Xup, at: slice, f: np.ndarray) -> np.ndarray:
     return _combine(model._plan.PstT_lv[at] @ f, Xup.c1[at], Xup.c2[at])
 
 
-def _rnea_motions(model: Model, qd: np.ndarray) -> np.ndarray:
-    """S_i qd_i in level order: (nb, 6), or (nb, 6, N) -- components first -- for a batch."""
-    if qd.ndim == 1:
-        return _level_motions(model, qd)
+def _rnea_motions(model: Model, v: np.ndarray) -> np.ndarray:
+    """S_i v_i in level order: (nb, 6), or (nb, 6, N) -- components first -- for a batch."""
+    if v.ndim == 1:
+        return _level_motions(model, v)
     d = model._plan
-    out = d.S1_lv[:, :, None] * qd.T[d.v1_lv][:, None, :]
+    out = d.S1_lv[:, :, None] * v.T[d.v1_lv][:, None, :]
     for k, vs in zip(d.free_lv, d.v_free_lv):
-        out[k] = qd[:, vs].T
+        out[k] = v[:, vs].T
     return out
 
 
@@ -271,13 +271,13 @@ def _rnea(model: Model, q: np.ndarray, v: np.ndarray, a: np.ndarray, *f_ext: np.
     d = model._plan
     I = d.inertia_lv
     Xup = _rnea_transforms(model, q)  # jcalc: Xup_i maps parent coordinates to body i
-    vJ, aJ = _rnea_motions(model, v), _rnea_motions(model, a)  # S_i qd_i, S_i qdd_i
+    vJ, aJ = _rnea_motions(model, v), _rnea_motions(model, a)  # S_i v_i, S_i a_i
     a0 = d.a_gravity if q.ndim == 1 else np.repeat(d.a_gravity[:, None], q.shape[0], axis=1)  # -[g; 0]
     V, A = np.empty_like(vJ), np.empty_like(vJ)
-    for lv in d.levels:  # outward pass: v_i = Xup_i v_parent + S_i qd_i  (the world is at rest)
+    for lv in d.levels:  # outward pass: v_i = Xup_i v_parent + S_i v_i  (the world is at rest)
         V[lv.at] = vJ[lv.at] if lv.up is None else _xm_lv(model, Xup, lv.at, V[lv.up]) + vJ[lv.at]
-    aJ += _velocity_products(model, V, v, components_first=True)  # S_i qdd_i + v_i x S_i qd_i
-    for lv in d.levels:  # outward pass: a_i = Xup_i a_parent + S_i qdd_i + v_i x S_i qd_i
+    aJ += _velocity_products(model, V, v, components_first=True)  # S_i a_i + v_i x S_i v_i
+    for lv in d.levels:  # outward pass: a_i = Xup_i a_parent + S_i a_i + v_i x S_i v_i
         A[lv.at] = _xm_lv(model, Xup, lv.at, a0 if lv.up is None else A[lv.up]) + aJ[lv.at]
     F = _add_cross_f(_inertia_times(I, A), V, _inertia_times(I, V))  # f_i = I_i a_i + v_i x* I_i v_i
     if f_ext:  # ... - f_ext_i (body coordinates), in level order
@@ -358,8 +358,8 @@ def _aba(model: Model, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndar
     I, levels = d.inertia_lv, d.levels
     s = d.S1_lv.reshape((model.nb,) + (1,) * (q.ndim - 1) + (6,))  # s_i of every 1-dof joint (free: 0)
     Xup, affine = _level_transforms(model, q, affine=True)
-    V = _outward(model, affine, _rnea_motions(model, v))  # pass 1 (RNEA's): v_i = Xup_i v_parent + S_i qd_i
-    c = _velocity_products(model, V, v, components_first=True)  # c_i = v_i x S_i qd_i
+    V = _outward(model, affine, _rnea_motions(model, v))  # pass 1 (RNEA's): v_i = Xup_i v_parent + S_i v_i
+    c = _velocity_products(model, V, v, components_first=True)  # c_i = v_i x S_i v_i
     pA = _cross_f(V, _inertia_times(I, V))  # pA_i = v_i x* I_i v_i
     if q.ndim == 2:  # RNEA's batch layout (nb, 6, N) -> ABA's (nb, N, 6)
         c, pA = np.swapaxes(c, 1, 2).copy(), np.swapaxes(pA, 1, 2).copy()
@@ -382,20 +382,20 @@ def _aba(model: Model, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndar
         _to_parents(pA, lv, _times_T(X, pa))  # pA_parent += Xup^T pa
     D[d.free_lv,] = 1.0  # (a free root has no s: its entries are not used)
     _check_D(model, D)  # D_i > 0: no joint moves a massless subtree
-    qdd = np.empty(q.shape[:-1] + (model.nv,))
+    a = np.empty(q.shape[:-1] + (model.nv,))
     A = np.empty_like(c)
     a0 = _gravity_acceleration(model, q)
     for lv in levels:  # pass 3: accelerations, root first
         at = lv.at
         a_p = _times(Xup[at], a0 if lv.up is None else A[lv.up]) + c[at]  # a' = Xup a_parent + c
-        qdd_i = (u[at] - (U[at] * a_p).sum(axis=-1)) / D[at]  # qdd_i = D^-1 (u - U^T a')
-        A[at] = a_p + s[at] * qdd_i[..., None]
-        qdd[..., d.v1_lv[at]] = qdd_i.T
+        a_i = (u[at] - (U[at] * a_p).sum(axis=-1)) / D[at]  # a_i = D^-1 (u - U^T a')
+        A[at] = a_p + s[at] * a_i[..., None]
+        a[..., d.v1_lv[at]] = a_i.T
         if lv.up is None:
-            for k, vs in zip(d.free_lv, d.v_free_lv):  # S = 1: IA (a' + qdd) = tau - pA
-                qdd[..., vs] = _solve_free(model, d.order[k], IA[k], tau[..., vs] - pA[k]) - a_p[k]
-                A[k] = a_p[k] + qdd[..., vs]
-    return qdd
+            for k, vs in zip(d.free_lv, d.v_free_lv):  # S = 1: IA (a' + a) = tau - pA
+                a[..., vs] = _solve_free(model, d.order[k], IA[k], tau[..., vs] - pA[k]) - a_p[k]
+                A[k] = a_p[k] + a[..., vs]
+    return a
 
 
 def _subtree(model: Model, i: int) -> list[int]:

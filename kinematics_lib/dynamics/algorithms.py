@@ -69,8 +69,8 @@ def rnea(model: Model, q, v, a, f_ext=None) -> np.ndarray:
     In the recursion each body's force becomes f_i = I_i a_i + v_i x* I_i v_i - f_ext_i.
 
     Body velocities ``V[i]``, accelerations ``A[i]`` and forces ``F[i]`` are in body-i
-    coordinates; the world is at rest and accelerates at -g. The per-joint terms (jcalc, S qd,
-    S qdd) and the body equations of motion are evaluated for all bodies at once; the two
+    coordinates; the world is at rest and accelerates at -g. The per-joint terms (jcalc, S v,
+    S a) and the body equations of motion are evaluated for all bodies at once; the two
     outward recursions and the inward one take one step per depth of the tree.
     """
     q, v, a = _state(model, q, v, a)
