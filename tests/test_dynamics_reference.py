@@ -177,3 +177,24 @@ def test_chapter5_table_quotes_lines_of_the_printed_reference():
     assert len(rows) >= 6 and all(quoted)
     for code in (q for qs in quoted for q in qs):
         assert code in lines, f"chapter 5's table quotes {code!r}, which is not a line of kl.rbda.rnea"
+
+
+def test_the_engine_plan_is_built_lazily_and_every_entry_is_read():
+    """model._plan (a frozen dataclass) appears on the first dynamics call, and each of its
+    fields is read by the engine, frames, centroidal or joints code (no dead entries)."""
+    import dataclasses
+    import inspect
+    import re
+
+    from kinematics_lib.dynamics import _engine, centroidal, floating_base, frames, joints, model as model_module
+    from kinematics_lib.dynamics.plan import Plan
+
+    model = kl.random_tree_model(5, np.random.default_rng(0), floating_base=True)
+    assert "_plan" not in vars(model)
+    kl.rnea(model, kl.neutral_configuration(model), np.zeros(model.nv), np.zeros(model.nv))
+    assert isinstance(vars(model)["_plan"], Plan)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        model._plan.order = None
+    readers = "".join(inspect.getsource(m) for m in (_engine, centroidal, floating_base, frames, joints, model_module))
+    unread = [f.name for f in dataclasses.fields(Plan) if not re.search(rf"\.{f.name}\b", readers)]
+    assert not unread, f"Plan entries nobody reads: {unread}"

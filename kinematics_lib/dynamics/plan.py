@@ -45,7 +45,6 @@ class Plan:
     a_gravity: object
     free: object
     q1: object
-    v1: object
     quaternions: object
     inertia_tol: object
     support: object
