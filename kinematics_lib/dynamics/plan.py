@@ -30,7 +30,7 @@ from .model import Model, _frozen
 __all__: list = []
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Plan:
     """The engine's constant tables of one model (see the module docstring; built by :func:`build_plan`)."""
 
