@@ -118,6 +118,7 @@ def aba(model: Model, q, v, tau) -> np.ndarray:
     Ia = IA_i - U_i D_i^-1 U_i^T and pa = pA_i + Ia c_i + U_i D_i^-1 u_i. Pass 3 (root first):
     a_i = D_i^-1 (u_i - U_i^T acc'), acc'= Xup_i acc_p + c_i, acc_i = acc' + S_i a_i.
     A free root joint (S = 1_6) is the same lines with D = IA (the whole robot's articulated inertia).
+    A zero D (a massless subtree, or aligned axes) stops np.linalg.solve here; kl.aba names the joint.
     """
     q, v, tau = state(model, q, v, tau, name_a="tau", batch=False)
     nb, parent, vs = model.nb, model.parent, model.v_slice
