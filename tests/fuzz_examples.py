@@ -518,6 +518,11 @@ EXAMPLES = {
     # dynamics: model and builders
     "Model": [_model_fields],
     "jcalc": [_free_q_i(0), _free_q_i(1)],
+    "virtual_joints_model": [lambda ctx: None if ctx.kind != "model" or not ctx.obj.floating_base else {}],
+    "virtual_to_free": [lambda ctx: None if ctx.kind != "model" or not ctx.obj.floating_base else dict(
+        model=Arg(kl.virtual_joints_model(ctx.obj), Kind("object", wrong=kl.puma560())),
+        q=Arg(np.concatenate([[0.1, -0.2, 0.3, 0.4, -0.5, 0.6], np.full(ctx.nv - 6, 0.2)]), Kind("array")),
+        v=Arg(rng(40).normal(size=ctx.nv), Kind("array")))],
     "joint_transform": [_free_q_i(0), _free_q_i(1)],
     "planar_chain_model": [dict(lengths=Arg(np.array([1.0, 0.8]), Kind("free", physical="positive")),
                                 masses=np.array([1.0, 0.5]), com=np.array([0.5, 0.4]), inertias=np.array([0.08, 0.03]),
