@@ -119,12 +119,17 @@ def lipm_trajectory(com, com_velocity, foot, height, t, g: float = 9.81) -> tupl
     t (N,) times >= 0 (s); g > 0 the magnitude g0 (m/s^2).
     """
     x, xd, omega = _lipm_state(com, com_velocity, height, g)
+    z = float(height)
     p = check.vector(foot, 2, "foot")
     t = check.vector(t, None, "t")
     if t.size == 0:
         raise check.InputError("t must hold at least one time, got shape (0,)")
     if not t.min() >= 0.0:
         raise check.InputError(f"t must hold times >= 0, got a minimum of {t.min():.6g} s")
+    if not omega * t.max() <= 700.0:
+        raise check.InputError(f"t: omega t = {omega * t.max():.6g} > 700 overflows exp(omega t) "
+                               f"(omega = {omega:.6g} 1/s from g = {omega**2 * z:.6g} m/s^2 and height); "
+                               "the LIPM has long diverged by then")
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported by finite_result below
         c, s = np.cosh(omega * t)[:, None], np.sinh(omega * t)[:, None]
         d0 = x - p
