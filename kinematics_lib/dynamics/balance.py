@@ -106,6 +106,9 @@ def capture_point(com, com_velocity, height, g: float = 9.81) -> np.ndarray:
     constant CoM height above the ground (m), g > 0 the magnitude of gravity g0 (m/s^2);
     omega = sqrt(g0 / height). A foot (ZMP) placed at xi brings the CoM to rest above it; a foot
     anywhere else lets the divergent component x + x_dot / omega - p grow as exp(omega t).
+
+    >>> capture_point([0.0, 0.0], [0.4, 0.0], 0.9).round(4)    # pushed to 0.4 m/s: step 12 cm
+    array([0.1212, 0.    ])
     """
     x, xd, omega = _lipm_state(com, com_velocity, height, g)
     return check.finite_result(x + xd / omega, "the capture point", "com, com_velocity, height and g")
@@ -117,6 +120,10 @@ def lipm_trajectory(com, com_velocity, foot, height, t, g: float = 9.81) -> tupl
     Closed form with d = x - foot: d(t) = d0 cosh(omega t) + (x_dot0 / omega) sinh(omega t).
     com, com_velocity (2,) at t = 0 (m, m/s); foot (2,) the fixed ZMP (m); height > 0 (m);
     t (N,) times >= 0 (s); g > 0 the magnitude g0 (m/s^2).
+
+    >>> x, xd = lipm_trajectory([0.0, 0.0], [0.4, 0.0], capture_point([0.0, 0.0], [0.4, 0.0], 0.9), 0.9, [0.0, 5.0])
+    >>> bool(abs(xd[-1, 0]) < 1e-6)    # foot at the capture point: at rest after 5 s
+    True
     """
     x, xd, omega = _lipm_state(com, com_velocity, height, g)
     z = float(height)
