@@ -369,6 +369,22 @@ def zmp_via_document(h, xdd, g):
     return kl.zmp_stability_exercise_3_2_doc000(h, xdd, 1.0, g=g)[0]
 
 
+def derived_zmp_via_zmp(p_com, a_com, mass, dL, g0):
+    return kl.zmp(p_com, a_com, mass, dL, g=g0)
+
+
+def derived_zmp_via_cmp(p_com, a_com, mass, dL, g0):
+    # CMP plus the angular-momentum term: ZMP = CMP + (-dL_y, dL_x) / (m (g0 + z_ddot))
+    return kl.cmp(p_com, a_com, g=g0) + np.array([-dL[1], dL[0]]) / (mass * (g0 + a_com[2]))
+
+
+def derived_zmp_via_private(p_com, a_com, mass, dL, g0):
+    # the module's private helper checks the state and returns g0 + z_ddot; the rest is the formula
+    from kinematics_lib.dynamics import balance
+    p, a, _, gz = balance._com_motion(p_com, a_com, g0)
+    return p[:2] - p[2] * a[:2] / gz + np.array([-dL[1], dL[0]]) / (mass * gz)
+
+
 def ag_reference(model, q):
     return kl.centroidal_momentum_matrix(model, q)
 
@@ -791,6 +807,7 @@ ROUTES = {
     "06:dims_mine": [dims_via_models, dims_via_chain],
     "06:momentum_drift_mine": [drift_via_momentum, drift_via_private_engine],
     "06:zmp_shift_mine": [zmp_via_zmp, zmp_via_cmp, zmp_via_document],
+    "06:zmp_mine": [derived_zmp_via_zmp, derived_zmp_via_cmp, derived_zmp_via_private],
     "06:centroidal_matrix_mine": [ag_reference, ag_via_jacobians, ag_via_momentum_columns, ag_via_batch,
                                   ag_via_private_engine],
     "06:quat_step_mine": [quat_via_integrate, quat_via_exp_and_product, quat_via_pinocchio],

@@ -10,6 +10,11 @@ rate of centroidal angular momentum L_dot = sum_i (p_i - p_G) x f_i:
   ground ZMP = CoP;
 * centroidal moment pivot (Popovic, Goswami & Herr 2005): where the line through G along F meets
   the ground, x_G - z_G F_x / F_z. ZMP = CMP exactly when the horizontal part of L_dot is zero.
+
+The linear inverted pendulum (LIPM, 线性倒立摆; Kajita 2001): CoM at constant height z, no L_dot,
+foot (the ZMP) at p, so x_ddot = omega^2 (x - p) with omega = sqrt(g0 / z). Its capture point
+(捕获点; Pratt 2006) xi = x + x_dot / omega is where the foot must be for the CoM to come to
+rest above it.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import numpy as np
 
 from .. import _validate as check
 
-__all__ = ["center_of_pressure", "zmp", "cmp"]
+__all__ = ["center_of_pressure", "zmp", "cmp", "capture_point", "lipm_trajectory"]
 
 
 def center_of_pressure(points, forces, tol: float = 1e-9) -> np.ndarray:
@@ -84,3 +89,58 @@ def cmp(p_com, a_com, g: float = 9.81) -> np.ndarray:
     """
     p, a, g, gz = _com_motion(p_com, a_com, g)
     return check.finite_result(p[:2] - p[2] * a[:2] / gz, "the CMP", "p_com and a_com")
+
+
+def _lipm_state(com, com_velocity, height, g) -> tuple[np.ndarray, np.ndarray, float]:
+    x = check.vector(com, 2, "com")
+    xd = check.vector(com_velocity, 2, "com_velocity")
+    z = check.positive(height, "height")
+    omega = float(np.sqrt(check.positive(g, "g") / z))
+    return x, xd, omega
+
+
+def capture_point(com, com_velocity, height, g: float = 9.81) -> np.ndarray:
+    """Capture point xi (2,) of the linear inverted pendulum: xi = x + x_dot / omega (m).
+
+    com (2,) horizontal CoM position (m), com_velocity (2,) its velocity (m/s), height > 0 the
+    constant CoM height above the ground (m), g > 0 the magnitude of gravity g0 (m/s^2);
+    omega = sqrt(g0 / height). A foot (ZMP) placed at xi brings the CoM to rest above it; a foot
+    anywhere else lets the divergent component x + x_dot / omega - p grow as exp(omega t).
+
+    >>> capture_point([0.0, 0.0], [0.4, 0.0], 0.9).round(4)    # pushed to 0.4 m/s: step 12 cm
+    array([0.1212, 0.    ])
+    """
+    x, xd, omega = _lipm_state(com, com_velocity, height, g)
+    return check.finite_result(x + xd / omega, "the capture point", "com, com_velocity, height and g")
+
+
+def lipm_trajectory(com, com_velocity, foot, height, t, g: float = 9.81) -> tuple[np.ndarray, np.ndarray]:
+    """CoM position and velocity (N, 2) each of the LIPM x_ddot = omega^2 (x - foot) at times t (N,).
+
+    Closed form with d = x - foot: d(t) = d0 cosh(omega t) + (x_dot0 / omega) sinh(omega t).
+    com, com_velocity (2,) at t = 0 (m, m/s); foot (2,) the fixed ZMP (m); height > 0 (m);
+    t (N,) times >= 0 (s); g > 0 the magnitude g0 (m/s^2).
+
+    >>> x, xd = lipm_trajectory([0.0, 0.0], [0.4, 0.0], capture_point([0.0, 0.0], [0.4, 0.0], 0.9), 0.9, [0.0, 5.0])
+    >>> bool(abs(xd[-1, 0]) < 1e-6)    # foot at the capture point: at rest after 5 s
+    True
+    """
+    x, xd, omega = _lipm_state(com, com_velocity, height, g)
+    z = float(height)
+    p = check.vector(foot, 2, "foot")
+    t = check.vector(t, None, "t")
+    if t.size == 0:
+        raise check.InputError("t must hold at least one time, got shape (0,)")
+    if not t.min() >= 0.0:
+        raise check.InputError(f"t must hold times >= 0, got a minimum of {t.min():.6g} s")
+    if not omega * t.max() <= 700.0:
+        raise check.InputError(f"t: omega t = {omega * t.max():.6g} > 700 overflows exp(omega t) "
+                               f"(omega = {omega:.6g} 1/s from g = {omega**2 * z:.6g} m/s^2 and height); "
+                               "the LIPM has long diverged by then")
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported by finite_result below
+        c, s = np.cosh(omega * t)[:, None], np.sinh(omega * t)[:, None]
+        d0 = x - p
+        pos = p + d0 * c + xd / omega * s
+        vel = d0 * omega * s + xd * c
+    inputs = "com, com_velocity, foot, height, t and g"
+    return check.finite_result(pos, "the LIPM position", inputs), check.finite_result(vel, "the LIPM velocity", inputs)

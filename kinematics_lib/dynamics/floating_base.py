@@ -3,8 +3,8 @@
 A floating-base q = [p (3), quaternion x y z w (4), joints] has nq = nv + 1 coordinates; its
 velocity v = [v_b, w_b (body frame), qd_j] has nv. Configurations do not add: ``integrate``
 moves the base along the SE(3) exponential of its body twist (Pinocchio's ``integrate``),
-``difference`` is its inverse, and q_dot = S(q) v (``configuration_rate_map``) is the
-derivative of ``integrate`` at dt = 0. The three-number alternative, roll-pitch-yaw, has
+``difference`` is its inverse, and q_dot = E(q) v (``configuration_rate_map``) is the derivative
+of ``integrate`` at dt = 0 (document 000 writes S(q); S is kept for the selection matrix). The three-number alternative, roll-pitch-yaw, has
 ``rpy_velocity_map`` W with w_b = W(rpy) rpy_dot, which loses rank at pitch = +-90 deg.
 
 Centroidal quantities of the whole robot, world axes, about the centre of mass G:
@@ -169,7 +169,7 @@ def _quat_rate(quat: np.ndarray) -> np.ndarray:
 
 
 def configuration_rate_map(model: Model, q) -> np.ndarray:
-    """S(q) (nq, nv) with q_dot = S(q) v (document 000, section 3.2.1).
+    """E(q) (nq, nv) with q_dot = E(q) v (document 000, section 3.2.1, writes it S(q)).
 
     Joints: identity. Free joint: p_dot = R v_b and quat_dot = 1/2 quat (x) (w_b, 0), so its block
     is diag(R (3x3), Q(quat) (4x3)) -- 7 rows, 6 columns: nq = nv + 1 per free joint.
@@ -196,7 +196,7 @@ def rpy_velocity_map(rpy) -> np.ndarray:
 
     R = Rz(yaw) Ry(pitch) Rx(roll) (URDF) gives W = [[1, 0, -sin p], [0, cos r, sin r cos p],
     [0, -sin r, cos r cos p]]; det W = cos(pitch): at pitch = +-90 deg W is singular (gimbal lock),
-    and the attitude block of the Euler-angle S(q) = W^-1 does not exist.
+    and the attitude block of the Euler-angle E(q) = W^-1 does not exist.
     """
     r, p, _ = _rpy(rpy)
     sr, cr, sp, cp = math.sin(r), math.cos(r), math.sin(p), math.cos(p)
@@ -204,7 +204,7 @@ def rpy_velocity_map(rpy) -> np.ndarray:
 
 
 def rpy_rate_map(rpy, tol: float = 1e-9) -> np.ndarray:
-    """W^-1 (3, 3) with rpy_dot = W^-1 w_b: the attitude block of S(q) for roll-pitch-yaw.
+    """W^-1 (3, 3) with rpy_dot = W^-1 w_b: the attitude block of E(q) for roll-pitch-yaw.
 
     Raises ValueError when |cos(pitch)| < tol: there the Euler rates are undefined (gimbal lock).
     """
@@ -364,7 +364,7 @@ class FreeFloatingRun:
 
 
 def _rate(model: Model, q: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """S(q) v without the checks (the quaternion of an ODE state drifts off unit by ~rtol)."""
+    """E(q) v without the checks (the quaternion of an ODE state drifts off unit by ~rtol)."""
     qd = np.empty(model.nq)
     for i, kind in enumerate(model.joint_types):
         qs, vs = model.q_slice[i], model.v_slice[i]
@@ -380,7 +380,7 @@ def simulate_free_floating(model: Model, q0, v0, t_final: float, dt: float, torq
                            rtol: float = 1e-11, atol: float = 1e-12) -> FreeFloatingRun:
     """Integrate M v_dot + h = [0_6; tau_j(t, q, v)] (no contacts) with scipy's adaptive RK45.
 
-    State x = [q, v]: q_dot = S(q) v, v_dot = ABA(q, v, [0; tau_j]) -- the base is unactuated.
+    State x = [q, v]: q_dot = E(q) v, v_dot = ABA(q, v, [0; tau_j]) -- the base is unactuated.
     ``torque(t, q, v)`` returns the joint torques (nv - 6,) (None: zero). Samples every dt s up
     to t_final; quaternions renormalised in the samples only. Without gravity the centroidal
     momentum is conserved whatever the torques (document 000, section 3.5.3); ``drift`` measures it.

@@ -80,13 +80,13 @@ def _cond_curve(roll: float) -> tuple[np.ndarray, np.ndarray]:
 
 @slider_labels(pitch_deg="pitch θ [deg]", roll_deg="roll φ [deg]")
 def euler_singularity_view(pitch_deg: float = 60.0, roll_deg: float = 20.0) -> View:
-    """cond S for roll-pitch-yaw (S = W^-1, w_b = W rpy_dot) against pitch, and the quaternion's S."""
+    """cond E for roll-pitch-yaw (E = W^-1, w_b = W rpy_dot) against pitch, and the quaternion's E."""
     pitch, roll = np.radians(pitch_deg), np.radians(roll_deg)
     W = rpy_velocity_map([roll, pitch, 0.0])
     c = float(np.linalg.cond(W))
     pp, cc = _cond_curve(float(roll))
     fig, ax = new_figure(size=(6.5, 3.8))
-    ax.semilogy(np.degrees(pp), cc, color="tab:blue", label="roll-pitch-yaw: cond S = cond W⁻¹")
+    ax.semilogy(np.degrees(pp), cc, color="tab:blue", label="roll-pitch-yaw: cond E = cond W⁻¹")
     ax.axhline(1.0, color="tab:green", lw=2, label="unit quaternion: cond(Q) = 1 for every attitude")
     ax.plot([pitch_deg], [min(c, 1e16)], "o", color="tab:red", ms=8)
     ax.set_xlabel("pitch θ [deg]")
@@ -97,7 +97,7 @@ def euler_singularity_view(pitch_deg: float = 60.0, roll_deg: float = 20.0) -> V
     cond_text = f"{c:.4g}" if c < 1e12 else "inf (singular)"
     ax.set_title(f"pitch {pitch_deg:+.1f} deg: det W = cos θ = {_z(np.cos(pitch)):+.4f}, cond = {cond_text}", fontsize=9)
     return View(fig, f"pitch = {pitch_deg:+.1f} deg, roll = {roll_deg:+.1f} deg: det W = {_z(np.cos(pitch)):+.4f}, "
-                     f"cond S (Euler) = {cond_text}, cond S (quaternion block) = 1.0000")
+                     f"cond E (Euler) = {cond_text}, cond E (quaternion block) = 1.0000")
 
 
 def _satellite_points(model, q) -> tuple[np.ndarray, np.ndarray]:
