@@ -81,3 +81,16 @@ def test_friction_lcp_matrix_is_copositive_not_copositive_plus():
         flat = [k for k in range(A.shape[0]) if abs(A[k, k]) < 1e-15 and np.linalg.norm((A + A.T)[:, k]) > 1e-9]
         assert flat, "expected a direction with z^T A z = 0 and (A + A^T) z != 0"
         assert kl.solve_lcp(A, q).z.min() >= -1e-12
+
+
+@pytest.mark.parametrize("mu", [0.3, 0.5, 1.0])
+def test_the_normal_row_of_exercise_3_3_is_redundant_for_positive_mu(mu):
+    """Chapter 7: the answer's rows f_x - mu f_z <= 0 and -f_x - mu f_z <= 0 already give f_z >= 0."""
+    A = kl.friction_pyramid_doc000(mu) if mu == 0.5 else kl.friction_pyramid(mu, 4, False)
+    four = A[np.abs(A[:, :2]).sum(axis=1) > 0]            # the four face rows, without -f_z <= 0
+    rng = np.random.default_rng(3)
+    f = rng.normal(size=(5000, 3)) * [1, 1, 1]
+    inside_four = (f @ four.T <= 0).all(axis=1)
+    assert inside_four.any() and (f[inside_four, 2] >= 0).all()
+    A0 = kl.friction_pyramid(0.0, 4, False)              # mu = 0: the face rows say nothing about f_z
+    assert (A0[np.abs(A0[:, :2]).sum(axis=1) > 0] @ np.array([0.0, 0.0, -1.0]) <= 0).all()
