@@ -72,7 +72,7 @@ def pd_loop_bandwidths(omega_n, zeta) -> PDLoopBandwidths:
 
 def delay_bandwidth_limits(delay, zeta=0.7) -> DelayBandwidthLimits:
     """The stability limit of a PD loop on a mass with loop delay ``delay`` (s) > 0 and damping
-    ``zeta`` >= 0, read as a natural frequency, a −3 dB closed-loop bandwidth and a crossover (Hz).
+    ``zeta`` > 0 (without damping no delay is tolerated), read as a natural frequency, a −3 dB closed-loop bandwidth and a crossover (Hz).
 
     The limit is ω_n τ = ω_n τ_c(ω_n, ζ) (``kl.critical_delay``, scale-free); each reading is
     that ω_n times its ratio from :func:`pd_loop_bandwidths`, divided by 2π.
@@ -81,7 +81,7 @@ def delay_bandwidth_limits(delay, zeta=0.7) -> DelayBandwidthLimits:
     >>> round(lim.k_natural, 2), round(lim.k_minus_3db, 2), round(lim.k_crossover, 2)
     (8.52, 4.16, 5.52)
     """
-    tau, z = check.positive(delay, "delay"), check.nonnegative(zeta, "zeta")
+    tau, z = check.positive(delay, "delay"), check.positive(zeta, "zeta")
     wn_tau = critical_delay(1.0, z)  # ω_n τ_c for ω_n = 1: the limit is scale-free
     ratios = pd_loop_bandwidths(1.0, z)
     f = [wn_tau * r / (2.0 * math.pi * tau) for r in ratios]
