@@ -60,7 +60,7 @@ def pd_loop_bandwidths(omega_n, zeta) -> PDLoopBandwidths:
     ω_c: |L(jω_c)| = 1 with L = (ω_n² + 2ζω_n s)/s².
 
     >>> [round(w, 4) for w in pd_loop_bandwidths(1.0, 0.7)]
-    [1.0, 2.0489, 1.5428]
+    [1.0, 2.049, 1.5428]
     """
     w, z = check.positive(omega_n, "omega_n"), check.nonnegative(zeta, "zeta")
     a = 1.0 + 2.0 * z * z
@@ -79,7 +79,7 @@ def delay_bandwidth_limits(delay, zeta=0.7) -> DelayBandwidthLimits:
 
     >>> lim = delay_bandwidth_limits(0.01)
     >>> round(lim.k_natural, 2), round(lim.k_minus_3db, 2), round(lim.k_crossover, 2)
-    (8.52, 4.16, 5.52)
+    (8.52, 4.16, 5.53)
     """
     tau, z = check.positive(delay, "delay"), check.positive(zeta, "zeta")
     wn_tau = critical_delay(1.0, z)  # ω_n τ_c for ω_n = 1: the limit is scale-free
