@@ -56,3 +56,20 @@ def test_bandwidth_functions_reject_bad_input():
         kl.delay_bandwidth_limits(-0.01)
     with pytest.raises(ValueError, match="zeta"):
         kl.delay_bandwidth_limits(0.01, -1.0)
+
+
+def test_computed_torque_static_error_is_the_fixed_point_at_the_settled_q():
+    """Issue 23.11: with every mass scaled by s, the arm settles where s M(q) K_p e = (1 - s) g(q) at the
+    settled q = q_d - e (a fixed point), not at M(q_d), g(q_d) (0.01017 vs 0.01022 rad)."""
+    arm, s, q_d = kl.TwoLinkArm(), 0.7, np.array([0.5, 0.5])
+    Kp, Kd = kl.pd_gains(20.0, 1.0)
+    law = kl.computed_torque_controller(arm.with_masses(s), kl.constant_reference(q_d), Kp, Kd)
+    e_sim = q_d - kl.simulate_continuous(arm, law, q_d, [0.0, 0.0], 3.0, 1e-2).q[-1]
+    e_at_qd = np.linalg.solve(s * arm.mass_matrix(q_d) * Kp, (1 - s) * arm.gravity(q_d))
+    e = np.zeros(2)
+    for _ in range(30):
+        e = np.linalg.solve(s * arm.mass_matrix(q_d - e) * Kp, (1 - s) * arm.gravity(q_d - e))
+    assert np.abs(e_sim - e).max() < 1e-9
+    assert np.abs(e_sim - e_at_qd).max() > 3e-5  # the first iterate is off in the fourth digit
+    np.testing.assert_allclose(e_at_qd[0], 0.01017, atol=5e-6)
+    np.testing.assert_allclose(e[0], 0.01022, atol=5e-6)
