@@ -70,6 +70,6 @@ def test_computed_torque_static_error_is_the_fixed_point_at_the_settled_q():
     for _ in range(30):
         e = np.linalg.solve(s * arm.mass_matrix(q_d - e) * Kp, (1 - s) * arm.gravity(q_d - e))
     assert np.abs(e_sim - e).max() < 1e-9
-    assert np.abs(e_sim - e_at_qd).max() > 3e-5  # the first iterate is off in the fourth digit
+    assert np.abs(e_sim - e_at_qd).max() > 3e-5  # the first iterate is off by 4e-5 rad (0.4 %)
     np.testing.assert_allclose(e_at_qd[0], 0.01017, atol=5e-6)
     np.testing.assert_allclose(e[0], 0.01022, atol=5e-6)
