@@ -691,6 +691,22 @@ def delay_via_crossover(omega_n, zeta):
     return np.arctan2(2 * zeta * wc, omega_n) / wc
 
 
+def admittance_reference(F, M, D, K, t):
+    return F / K * (1.0 + kl.error_dynamics_solution(-1.0, 0.0, K / M, D / M, t))
+
+
+def admittance_via_module(F, M, D, K, t):
+    from kinematics_lib.control import model_based
+    return F / K * (1.0 + model_based.error_dynamics_solution(-1.0, 0.0, K / M, D / M, t))
+
+
+def admittance_via_simulation(F, M, D, K, t):
+    """The filter as a plant: a mass M under F - D v - K x, integrated by the library's ODE loop."""
+    run = kl.simulate_continuous(kl.JointInertia(M), lambda tt, q, v: F - D * v - K * q, [0.0], [0.0], t[-1],
+                                 t[1] - t[0])
+    return run.q[:, 0]
+
+
 # ch 11 -- Stribeck, LuGre, regressor, identification
 def stribeck_reference(v, f_c, f_s, f_v, v_s, delta):
     return kl.stribeck_friction(v, f_c, f_s, f_v, v_s, delta)
@@ -843,6 +859,7 @@ ROUTES = {
                                  impedance_via_model, impedance_via_document],
     "10:bandwidth_3db_mine": [bandwidth_reference, bandwidth_via_module, bandwidth_via_limits],
     "10:critical_delay_mine": [delay_reference, delay_via_module, delay_via_limits, delay_via_crossover],
+    "10:admittance_step_mine": [admittance_reference, admittance_via_module, admittance_via_simulation],
     "11:stribeck_mine": [stribeck_reference, stribeck_via_module],
     "11:lugre_force_mine": [lugre_force_via_class, lugre_force_via_rate, lugre_force_via_document],
     "11:lugre_steady_state_mine": [lugre_steady_via_class, lugre_steady_via_stribeck],
