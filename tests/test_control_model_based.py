@@ -271,7 +271,8 @@ def test_critical_delay_separates_stable_from_unstable_loops():
 
 
 def test_document_rules_of_thumb_for_delay_and_task_force():
-    """1/(10 τ) is inside the ζ = 0.7 stability limit ω_n τ_c = 0.737, 1/(5 τ) is beyond it."""
+    """Read as natural frequencies, 1/(10 τ) is inside the ζ = 0.7 stability limit ω_n τ_c = 0.737 and
+    1/(5 τ) beyond it (as -3 dB bandwidths both are inside: tests/test_bandwidth.py)."""
     tau = 0.01
     low, high = kl.delay_bandwidth_doc001(tau)
     assert (low, high) == pytest.approx((10.0, 20.0))

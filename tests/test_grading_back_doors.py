@@ -681,6 +681,85 @@ def lambda_point_via_arm():
     return kl.task_space_inertia(arm.mass_matrix(q), arm.jacobian(q))
 
 
+# ch 10 -- impedance law, -3 dB bandwidth, critical delay
+def impedance_via_controller(q, v, x_d, K, D):
+    return kl.impedance_controller(kl.TwoLinkArm(), x_d, K, D)(0.0, q, v)
+
+
+def impedance_via_module(q, v, x_d, K, D):
+    from kinematics_lib.control import interaction
+    return interaction.impedance_controller(kl.TwoLinkArm(), x_d, K, D)(0.0, q, v)
+
+
+def impedance_via_arm_methods(q, v, x_d, K, D):
+    arm = kl.TwoLinkArm()
+    J = arm.jacobian(q)
+    return J.T @ (K * (x_d - arm.tip(q)) - D * (J @ v)) + arm.gravity(q)
+
+
+def impedance_via_model(q, v, x_d, K, D):
+    """The arm's kl.Model: the tip frame's Jacobian and placement, gravity by RNEA."""
+    model = kl.TwoLinkArm().model()
+    J = kl.frame_jacobian(model, q, "tip")[:2]
+    x = kl.frame_placement(model, q, "tip")[:2, 3]
+    return J.T @ (K * (x_d - x) - D * (J @ v)) + kl.gravity_torque(model, q)
+
+
+def impedance_via_document(q, v, x_d, K, D):
+    """Document 001's snippet with a world-aligned J written by hand and the arm's gravity."""
+    arm = kl.TwoLinkArm()
+    J = arm.jacobian(q)
+    return kl.cartesian_impedance_doc001(J, x_d - arm.tip(q), -(J @ v), np.full(2, K), np.full(2, D), arm.gravity(q))
+
+
+def bandwidth_reference(omega_n, zeta):
+    return kl.pd_loop_bandwidths(omega_n, zeta).minus_3db
+
+
+def bandwidth_via_module(omega_n, zeta):
+    from kinematics_lib.control import bandwidth
+    return bandwidth.pd_loop_bandwidths(omega_n, zeta)[1]
+
+
+def bandwidth_via_limits(omega_n, zeta):
+    lim = kl.delay_bandwidth_limits(1.0, max(zeta, 1e-3))
+    return omega_n * lim.minus_3db_hz / lim.natural_hz
+
+
+def delay_reference(omega_n, zeta):
+    return kl.critical_delay(omega_n, zeta)
+
+
+def delay_via_module(omega_n, zeta):
+    from kinematics_lib.control import interaction
+    return interaction.critical_delay(omega_n, zeta)
+
+
+def delay_via_limits(omega_n, zeta):
+    return 2 * np.pi * kl.delay_bandwidth_limits(1.0, zeta).natural_hz / omega_n
+
+
+def delay_via_crossover(omega_n, zeta):
+    wc = kl.pd_loop_bandwidths(omega_n, zeta).crossover
+    return np.arctan2(2 * zeta * wc, omega_n) / wc
+
+
+def admittance_reference(F, M, D, K, t):
+    return F / K * (1.0 + kl.error_dynamics_solution(-1.0, 0.0, K / M, D / M, t))
+
+
+def admittance_via_module(F, M, D, K, t):
+    from kinematics_lib.control import model_based
+    return F / K * (1.0 + model_based.error_dynamics_solution(-1.0, 0.0, K / M, D / M, t))
+
+
+def admittance_via_simulation(F, M, D, K, t):
+    """The filter as a plant: a mass M under F - D v - K x, integrated by the library's ODE loop."""
+    run = kl.simulate_continuous(kl.JointInertia(M), lambda tt, q, v: F - D * v - K * q, [0.0], [0.0], t[-1],
+                                 t[1] - t[0])
+    return run.q[:, 0]
+
+
 # ch 11 -- Stribeck, LuGre, regressor, identification
 def stribeck_reference(v, f_c, f_s, f_v, v_s, delta):
     return kl.stribeck_friction(v, f_c, f_s, f_v, v_s, delta)
@@ -832,6 +911,11 @@ ROUTES = {
                              lambda_via_operational_space_terms,
                              lambda_via_chain_model, lambda_via_pinocchio],
     "10:Lambda at document 004's point": [lambda_point_via_arm],
+    "10:impedance_torque_mine": [impedance_via_controller, impedance_via_module, impedance_via_arm_methods,
+                                 impedance_via_model, impedance_via_document],
+    "10:bandwidth_3db_mine": [bandwidth_reference, bandwidth_via_module, bandwidth_via_limits],
+    "10:critical_delay_mine": [delay_reference, delay_via_module, delay_via_limits, delay_via_crossover],
+    "10:admittance_step_mine": [admittance_reference, admittance_via_module, admittance_via_simulation],
     "11:stribeck_mine": [stribeck_reference, stribeck_via_module],
     "11:lugre_force_mine": [lugre_force_via_class, lugre_force_via_rate, lugre_force_via_document],
     "11:lugre_steady_state_mine": [lugre_steady_via_class, lugre_steady_via_stribeck],

@@ -190,7 +190,9 @@ def cartesian_impedance_doc001(J_local, x_err, dx_err, K, D, gravity) -> np.ndar
     """Document 001's 6-D Cartesian impedance snippet: tau = J^T (K ∘ x_err + D ∘ dx_err) + g(q).
 
     J_local (6, n): ``getJointJacobian(model, data, ee_id, LOCAL, J)`` -- rows [v; ω] in the
-    *local* (end-effector) frame; x_err, dx_err (6,): pose error [position; so(3) log] and its
+    frame of the *joint* (its origin and axes; the end-effector frame only if the tool sits on the
+    joint origin); the call takes a joint id, and reads what ``computeJointJacobians(model, data,
+    q)`` stored (the snippet omits that call: without it J is zero); x_err, dx_err (6,): pose error [position; so(3) log] and its
     rate; K, D (6,): diagonal gains (``cwiseProduct``); gravity (n,): g(q). Returns tau (n,).
 
     **What is missing.** tau = J^T F is right only if F is expressed in the frame and at the point
@@ -214,11 +216,13 @@ def delay_bandwidth_doc001(delay) -> tuple[float, float]:
     1/(5~10 × total delay); with a total delay of 10 ms the force-control bandwidth should not
     exceed 10~20 Hz". Returns (1/(10 τ), 1/(5 τ)) in Hz for the delay τ (s) > 0.
 
-    **What holds.** The arithmetic is right (τ = 10 ms gives 10 and 20 Hz), and the order of
-    magnitude is right: a PD loop on a mass with ζ = 0.7 loses stability at ω_n τ = 0.737
-    (``kl.critical_delay``), i.e. at f_n = ω_n/2π = 1/(8.5 τ). So 1/(10 τ) sits just inside the
-    limit with little margin and 1/(5 τ) is already beyond it: the rule is a ceiling, not a
-    design point -- and it does not say which frequency (f_n or the -3 dB bandwidth) it means.
+    **What holds.** The arithmetic is right (τ = 10 ms gives 10 and 20 Hz). A PD loop on a mass
+    with ζ = 0.7 loses stability at ω_n τ = 0.737 (``kl.critical_delay``); which frequency that is
+    depends on what "bandwidth" means (``kl.delay_bandwidth_limits``): as the −3 dB closed-loop
+    bandwidth (the standard definition, 2.05 ω_n) the limit is 1/(4.2 τ), and both ends of the
+    rule are stable (delay margins 2.4 and 1.2); as the open-loop crossover (1.54 ω_n) it is
+    1/(5.5 τ) and 1/(5 τ) is just past it; as the natural frequency f_n it is 1/(8.5 τ). The rule
+    is a ceiling, not a design point, and it does not say which frequency it means.
     """
     tau = check.positive(delay, "delay")
     return check.finite_result((1.0 / (10.0 * tau), 1.0 / (5.0 * tau)), "bandwidth", "delay (too small)")
