@@ -405,8 +405,8 @@ def glossary_terms(nb: dict | None = None) -> list[tuple[str, set[str]]]:
 
 
 # Ordinary English words whose glossary sense is one of several (a wheel rolls, slip ratio, the
-# pitch joint, a chassis's yaw is its 航向): not checked cell by cell.
-AMBIGUOUS = {"roll", "pitch", "yaw", "slip", "stick"}
+# pitch joint, a chassis's yaw is its 航向, a joint tracks its reference): not checked cell by cell.
+AMBIGUOUS = {"roll", "pitch", "yaw", "slip", "stick", "tracks"}
 
 
 def _is_verbatim_token(term: str) -> bool:
