@@ -65,24 +65,20 @@ def _skip_reason(longrepr) -> str:
     return str(longrepr)
 
 
+def _fail_a_pinned_skip(report) -> None:
+    message = pinned_skip(_skip_reason(report.longrepr)) if report.skipped else None
+    if message:
+        report.outcome, report.longrepr = "failed", message
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
-    outcome = yield
-    report = outcome.get_result()
-    if report.skipped:
-        message = pinned_skip(_skip_reason(report.longrepr))
-        if message:
-            report.outcome, report.longrepr = "failed", message
+    _fail_a_pinned_skip((yield).get_result())
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_make_collect_report(collector):
-    outcome = yield
-    report = outcome.get_result()
-    if report.skipped:
-        message = pinned_skip(_skip_reason(report.longrepr))
-        if message:
-            report.outcome, report.longrepr = "failed", message
+    _fail_a_pinned_skip((yield).get_result())
 
 
 def pytest_collection_modifyitems(config, items):
