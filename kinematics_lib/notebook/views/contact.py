@@ -19,11 +19,14 @@ from ..plotting import new_figure, planar_axes, steady_limits
 from ..widgets import View
 
 __all__ = ["parking_view", "baumgarte_view", "conditioning_view", "incline_view", "ball_drop_view",
-           "friction_cone_view", "force_distribution_view", "standing_body", "STANDING_POINTS", "NORMS"]
+           "friction_cone_view", "force_distribution_view", "standing_body", "STANDING_POINTS", "NORMS",
+           "first_impact", "impact_momentum_table", "LEGS"]
 
 #: the four feet of the chapter's standing body (a table or a quadruped), world axes [m]
 STANDING_POINTS = np.array([[0.35, 0.2, 0.0], [0.35, -0.2, 0.0], [-0.35, 0.2, 0.0], [-0.35, -0.2, 0.0]])
 STANDING_MASS, COM_HEIGHT, G = 30.0, 0.45, 9.81
+#: the four feet in the order of STANDING_POINTS, named as ANYmal's legs (chapter 8): left/right, front/hind
+LEGS = ("LF", "RF", "LH", "RH")
 NORMS = ("l2 QP (8-face pyramid)", "l2 SOCP (exact cone)", "l1 LP (8-face pyramid)", "linf LP (8-face pyramid)")
 
 
@@ -129,7 +132,7 @@ def conditioning_view(log10_damping: float = -6.0, com_x: float = 0.1) -> View:
     eps = 10.0 ** log10_damping
     a, lam = regularized_kkt_dynamics(M, h, J, np.zeros(4), np.zeros(6), damping=eps)
     fig, (ax, bx) = new_figure(1, 2, size=(8.0, 3.2))
-    ax.bar(["FL", "FR", "HL", "HR"], lam, color="tab:blue")
+    ax.bar(LEGS, lam, color="tab:blue")
     ax.axhline(STANDING_MASS * G / 4, color="0.5", ls="--", lw=0.8)
     ax.set_ylabel("normal force λ_i [N]")
     ax.set_ylim(0, STANDING_MASS * G * 0.6)
@@ -179,10 +182,35 @@ def _padded(limits, pad: float = 0.04) -> tuple[float, float]:
     return lo - pad * (hi - lo), hi + pad * (hi - lo)
 
 
+def first_impact(run: dict) -> tuple[int, float, float]:
+    """(k, momentum before, momentum after) [kg m/s] of the first step k at which a
+    :func:`ball_drop_run` reaches the ground: the momentum at step k - 1 (the last free-flight
+    step) and at step k + 1."""
+    k = int(np.argmax(run["y"] <= 1e-9))
+    return k, float(run["momentum"][k - 1, 1]), float(run["momentum"][k + 1, 1])
+
+
+def impact_momentum_table(dts=(0.01, 0.005, 0.002, 0.001, 5e-4), height: float = 1.0, mass: float = 1.0) -> list:
+    """[(dt [s], impact step time [s], momentum before the impact [kg m/s])] of a plastic ball
+    drop from ``height`` [m]; the analytic values are sqrt(2 h / g) and -m sqrt(2 g h).
+
+    The time-stepped ball lands at the end of the step that would carry it through the ground,
+    so the momentum it brings is that of the last free-flight sample, m g (k - 1) dt; with the
+    semi-implicit positions lagging by up to a step that is short of the analytic m sqrt(2 g h)
+    by less than 2 m g dt: the gap shrinks like dt."""
+    out = []
+    t_fall = np.sqrt(2.0 * height / G)
+    for dt in dts:
+        run = ball_drop_run(height=height, t_final=min(1000 * dt, t_fall + 4 * dt), dt=dt, mass=mass)
+        k, before, _ = first_impact(run)
+        out.append((dt, float(run["t"][k]), before))
+    return out
+
+
 def ball_drop_view(restitution: float = 0.0, height: float = 1.0) -> View:
     """A ball dropped on the ground, contact by the LCP: the ground impulse removes momentum."""
     run = ball_drop_run(height=height, t_final=1.5, dt=0.01, restitution=restitution)
-    k = int(np.argmax(run["y"] <= 1e-9))
+    k, before, after = first_impact(run)
     fig, (ax, bx) = new_figure(1, 2, size=(8.0, 3.0))
     ax.plot(run["t"], run["y"])
     ax.set_xlabel("t [s]")
@@ -192,7 +220,6 @@ def ball_drop_view(restitution: float = 0.0, height: float = 1.0) -> View:
     bx.set_ylim(_padded(steady_limits(np.concatenate([[0.0], run["momentum"][:, 1]]))))
     bx.set_xlabel("t [s]")
     bx.set_ylabel("momentum m v_y [kg m/s]")
-    before, after = run["momentum"][k - 1, 1], run["momentum"][k + 1, 1]
     text = (f"first impact at t = {run['t'][k]:.3f} s: momentum {before:+.3f} → {after:+.3f} kg m/s "
             f"(e = {restitution:.2f}); ground impulse = {after - before:+.3f} N s")
     return View(fig, text)
@@ -263,7 +290,7 @@ def force_distribution_view(com_x: float = 0.1, com_y: float = 0.05, mu: float =
     for j, label in enumerate(NORMS):
         if not isinstance(sol[label], str):
             bx.bar(np.arange(4) + (j - 1.5) * width, sol[label][:, 2], width, label=label.split(" (")[0])
-    bx.set_xticks(range(4), ["FL", "FR", "HL", "HR"])
+    bx.set_xticks(range(4), LEGS)
     bx.set_ylabel("normal force f_z [N]")
     bx.set_ylim(0, STANDING_MASS * G)
     if feasible:
