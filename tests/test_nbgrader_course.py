@@ -365,4 +365,6 @@ def test_every_solution_stores_a_pass_on_every_check(sol):
         outputs = cell.get("outputs", [])
         text = "".join(o.get("text", "") + "".join(o.get("data", {}).get("text/plain", "")) for o in outputs)
         assert not [o for o in outputs if o.output_type == "error"], f"{sol.name} {gid}: stores an error"
+        compared = "nbval-ignore-output" not in cell.metadata.get("tags", []) and "NBVAL_IGNORE_OUTPUT" not in cell.source
+        assert compared, f"{sol.name} {gid}: nbval must compare a check's output (it re-runs the stored pass)"
         assert "✔" in text and "✘" not in text and REFUSED not in text, f"{sol.name} {gid}: {text!r}"
