@@ -14,7 +14,9 @@
     python3 tasks.py classroom --check   a local JupyterHub class, nbgrader release -> grade, end to end
 
 Each environment is (re)installed only when its requirement files changed, so a second run
-starts at once. Extra arguments after ``test`` go to pytest (e.g. ``-k jacobian``).
+starts at once. Extra arguments after ``test`` go to pytest (e.g. ``-k jacobian``); ``test``
+always lists every skipped test with its reason (``-rfEs``) and the ten slowest tests
+(``--durations=10``).
 
 Students work in ``work/`` (git-ignored): no command writes, deletes or tests anything there.
 ``exercises`` and ``execute`` refuse (exit 3) to overwrite a generated exercise that was edited
@@ -179,9 +181,19 @@ def cmd_test(args) -> int:
     else:
         say(f"Python {sys.version.split()[0]} < 3.11: no docs environment, the site test will be skipped "
             "unless KL_REQUIRE_BROWSER=1")
-    cmd = [py, "-m", "pytest", *args]
+    cmd = pytest_command(py, args)
     say(" ".join(str(c) for c in cmd))
     return subprocess.call([str(c) for c in cmd], cwd=ROOT, env=env)
+
+
+#: What ``test`` always reports: every failure, error and skip with its reason (pytest's default
+#: ``-rfE`` plus ``s``), and the ten slowest tests.
+PYTEST_REPORT = ("-rfEs", "--durations=10")
+
+
+def pytest_command(py, args) -> list:
+    """``py -m pytest`` with the report options; the caller's arguments come last (they win)."""
+    return [py, "-m", "pytest", *PYTEST_REPORT, *args]
 
 
 def cmd_exercises(args) -> int:

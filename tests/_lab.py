@@ -64,6 +64,24 @@ def slider_chapters(root: Path = ROOT) -> list[str]:
     return found
 
 
+#: The chapters the browser round trip opens (tests/test_browser.py): the two fastest to run, with
+#: one and two slider views. Every slider view of every chapter is checked without a browser
+#: (tests/test_sliders.py: labels with units, readouts, figure and widget sizes; nbval runs each
+#: chapter with its views at their initial values); the browser adds what only a real frontend
+#: shows (rendering, the widget round trip to the kernel), which is the same code for every
+#: chapter. ``KL_BROWSER_CHAPTERS=all`` opens every slider chapter (about 8 minutes more).
+BROWSER_CHAPTERS = ("01_", "02_")
+
+
+def browser_chapters(root: Path = ROOT) -> list[str]:
+    """The slider chapters the browser test opens: those starting with ``BROWSER_CHAPTERS``, or
+    all of them when the environment says ``KL_BROWSER_CHAPTERS=all``."""
+    found = slider_chapters(root)
+    if os.environ.get("KL_BROWSER_CHAPTERS") == "all":
+        return found
+    return [name for name in found if name.startswith(BROWSER_CHAPTERS)]
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

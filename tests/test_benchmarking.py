@@ -74,22 +74,27 @@ def test_relative_error():
 
 
 def test_pinocchio_comparison_agrees_on_anymal():
-    pytest.importorskip("pinocchio")
     cmp = bm.compare_with_pinocchio(kl.anymal_b_urdf(), n_states=2, min_time=1e-4, repeat=1)
     assert set(cmp.errors) == {"RNEA", "CRBA", "ABA", "foot Jacobian"}
     assert max(cmp.errors.values()) < 1e-9
-    assert all(a > 0 and b > 0 for a, b in cmp.times.values()) and cmp.pin_only["full update"] > 0
+    assert set(cmp.times) == {"RNEA", "CRBA", "ABA", "foot Jacobian"}
     assert len(cmp.rows()) == 1 + len(cmp.times) + len(cmp.pin_only)
 
 
 def test_machine_description_names_the_cores():
+    """The line printed above every benchmark table states this machine's facts."""
+    import os
+
+    import pinocchio as pin
+
     text = bm.machine_description()
-    assert "nproc" in text and "numpy" in text
+    assert f"logical cores (nproc): {os.cpu_count()};" in text
+    assert f"numpy {np.__version__}" in text and f"pinocchio {pin.__version__}" in text
 
 
 def test_pinocchio_model_is_the_same_robot():
     """pinocchio_model: RNEA, CRBA and gravity agree with kinematics_lib (planar arm, ANYmal B)."""
-    pin = pytest.importorskip("pinocchio")
+    import pinocchio as pin  # pinned: a missing Pinocchio fails, never skips
     rng = np.random.default_rng(3)
     for model in (kl.planar_chain_model([1.0, 0.7], [2.0, 1.0], inertias=[0.1, 0.05]),
                   kl.load_urdf(kl.anymal_b_urdf(), floating_base=True)):

@@ -1,9 +1,10 @@
-"""A real browser against JupyterLab: for every chapter with sliders, run it, check the look of
-every slider widget, move a slider, see the figure change.
+"""A real browser against JupyterLab: for two chapters with sliders (``_lab.BROWSER_CHAPTERS``;
+``KL_BROWSER_CHAPTERS=all``: every chapter with sliders), run it, check the look of every slider
+widget, move a slider, see the figure change.
 
-The chapters are found from their sources (``tests/_lab.py``: every ``chapters/*.ipynb`` with a
-code cell calling ``interactive_view``), so a chapter added later is covered without edits; the
-widgets are found in the page. JupyterLab runs on loopback with authentication disabled *for
+The chapters are found from their sources (``tests/_lab.py``: ``chapters/*.ipynb`` with a code
+cell calling ``interactive_view``); every slider view of every chapter, including chapters added
+later, is checked without a browser by tests/test_sliders.py. The widgets are found in the page. JupyterLab runs on loopback with authentication disabled *for
 this test server only* (the user-facing ``tasks.py lab`` keeps token authentication), on a
 temporary copy of the chapters so the browser never dirties the sources; Chromium is Debian's
 package driven by Playwright through its executable path. Nothing here is timed: the time from
@@ -19,7 +20,7 @@ import pytest
 
 import _lab
 
-NOTEBOOKS = _lab.slider_chapters()
+NOTEBOOKS = _lab.browser_chapters()   # two chapters; KL_BROWSER_CHAPTERS=all: every slider chapter
 
 pytestmark = pytest.mark.browser
 
@@ -32,9 +33,12 @@ def _require_browser():
 
 
 def test_chapters_with_sliders_found():
-    """The discovery the browser test relies on finds the slider chapters (not an empty list)."""
-    assert NOTEBOOKS, "no chapter calls interactive_view: the browser test would cover nothing"
+    """The discovery the browser test relies on finds the slider chapters (not an empty list),
+    and the chapters it opens by default are two of them."""
+    assert _lab.slider_chapters(), "no chapter calls interactive_view: the browser test would cover nothing"
     assert all((_lab.ROOT / "chapters" / nb).exists() for nb in NOTEBOOKS)
+    chosen = [nb for nb in _lab.slider_chapters() if nb.startswith(_lab.BROWSER_CHAPTERS)]
+    assert len(chosen) == len(_lab.BROWSER_CHAPTERS), f"browser chapters {_lab.BROWSER_CHAPTERS}: found {chosen}"
 
 
 @pytest.fixture(scope="module")

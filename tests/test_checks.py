@@ -245,7 +245,7 @@ def test_a_reference_defined_in_the_notebook_is_refused(student_kernel):
 
 
 def test_pinocchio_is_refused(student_kernel):
-    pin = pytest.importorskip("pinocchio")
+    import pinocchio as pin  # pinned: a missing Pinocchio fails, never skips
     from pinocchio import exp3 as aliased
 
     def answer(a, alpha, d, theta):

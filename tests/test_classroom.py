@@ -205,7 +205,6 @@ def git_state() -> str:
 
 
 def test_readme_recipe_releases_through_the_exchange_and_leaves_the_repository_clean(tmp_path):
-    pytest.importorskip("nbgrader")
     lines = []
     for line in readme_recipe():
         if line.startswith(("python3 tasks.py", "source ")):

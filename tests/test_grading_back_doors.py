@@ -957,8 +957,6 @@ def _agrees(check: Check, route, n: int = 1) -> str | None:
 @pytest.mark.parametrize("key, route", CASES, ids=[f"{k}-{r.__name__}" for k, r in CASES])
 def test_each_library_route_is_refused(recorded, key, route):
     check = recorded[key]
-    if "pinocchio" in route.__name__:
-        pytest.importorskip("pinocchio")
     why = _agrees(check, route)
     assert why is None, f"{key}: the route {route.__name__} is not a route to the answer ({why}): fix the route"
     for answer in (route, catch_and_retry(route)):
@@ -967,3 +965,18 @@ def test_each_library_route_is_refused(recorded, key, route):
         assert not result.passed and result.answered, f"{key}: {answer.__name__} passes: {result.message}"
         assert any(r in result.message for r in REFUSED), f"{key}: {answer.__name__}: {result.message}"
     assert sys.getprofile() is None
+
+
+@pytest.mark.parametrize("key", sorted(ROUTES))
+def test_an_answer_that_calls_the_reference_is_refused(recorded, key):
+    """What the nbgrader round trip's "library" student submits (tests/test_nbgrader_course.py,
+    on a few notebooks there): an answer function that returns the check's own reference, for
+    every self-check of every solution notebook."""
+    check = recorded[key]
+
+    def calls_the_reference(*args, **kwargs):
+        return check.reference(*args, **kwargs)
+
+    result = CHECK(calls_the_reference, check.reference, check.inputs[:2], **check.options)
+    assert not result.passed and result.answered, f"{key}: {result.message}"
+    assert REFUSED[0] in result.message, f"{key}: {result.message}"

@@ -69,7 +69,7 @@ def test_flat_ground_needs_no_friction(anymal):
 
 
 def test_joint_torques_balance_the_base_rows_and_match_pinocchio(anymal):
-    pin = pytest.importorskip("pinocchio")
+    import pinocchio as pin  # pinned: a missing Pinocchio fails, never skips
     ref = pin.buildModelFromUrdf(str(kl.anymal_b_urdf()), pin.JointModelFreeFlyer())
     data = ref.createData()
     q = stance(anymal, -0.02, (0.02, 0.01), (0.05, 0.1, 0.0))

@@ -1,7 +1,9 @@
 """A real nbgrader course, built from solutions/ in a temporary folder, graded end to end.
 
 generate_assignment from every solution notebook (found by itself: new chapters add more), then
-autograde three students:
+autograde three students on the notebooks of ``GRADED`` (two of them; each autograde executes
+every notebook it grades, so grading all of them would run every solution and exercise a
+second and third time):
 
 * ``solutions``  -- the solution notebooks: full marks on every autograded cell;
 * ``untouched``  -- the released notebooks as they are: zero, and no cell fails other than the checks;
@@ -11,7 +13,16 @@ autograde three students:
 
 and ``nbgrader validate`` (its Python API: the command exits 0 either way) on one notebook
 answered wrongly, left untouched and solved. nbgrader's release must also be what exercises/
-holds, cell for cell (sources, locks, checksums), and autograde must print no checksum warnings.
+holds, cell for cell (sources, locks, checksums), for every notebook, and autograde must print
+no checksum warnings.
+
+What autograde would find on the other notebooks is covered without executing them again:
+every self-check of every solution stores a pass ("✔", no error) that nbval re-runs and compares
+(``test_every_solution_stores_a_pass_on_every_check`` below, with nbval of solutions/): under
+autograde a passing check scores (tests/test_checks.py); every self-check of every untouched
+exercise says "not answered yet" (tests/test_notebooks.py runs them all), which under autograde
+raises and scores zero (tests/test_checks.py); and an answer that calls the reference is refused
+for every self-check of every notebook in tests/test_grading_back_doors.py.
 """
 
 from __future__ import annotations
@@ -29,13 +40,15 @@ from pathlib import Path
 import nbformat
 import pytest
 
-pytest.importorskip("nbgrader")
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import nbtools  # noqa: E402
 
 SOLUTIONS = nbtools.notebooks("solutions")
+#: The notebooks autograded end to end, by number: the first (also given to validate: no written
+#: answer) and one with written answers and a lambda-wrapped reference (chapter 4).
+GRADED_NUMBERS = ("02", "04")
+GRADED = [s for s in SOLUTIONS if s.name[:2] in GRADED_NUMBERS]
 ASSIGNMENT = "kl"
 STUDENTS = ("solutions", "untouched", "library")
 REFUSED = "calls the reference"
@@ -193,14 +206,15 @@ def course(tmp_path_factory) -> Course:
             submitted = course_copy / "submitted" / student / ASSIGNMENT
             submitted.mkdir(parents=True)
             for sol in SOLUTIONS:
+                result.references[sol.name] = reference_calls(nbformat.read(sol, as_version=4))
+            for sol in GRADED:
                 if student == "solutions":
                     shutil.copy(sol, submitted / sol.name)
                 elif student == "untouched":
                     shutil.copy(release / sol.name, submitted / sol.name)
                 else:
-                    refs = result.references[sol.name] = reference_calls(nbformat.read(sol, as_version=4))
-                    nbformat.write(library_answers(nbformat.read(release / sol.name, as_version=4), refs),
-                                   submitted / sol.name)
+                    nbformat.write(library_answers(nbformat.read(release / sol.name, as_version=4),
+                                                   result.references[sol.name]), submitted / sol.name)
             jobs[student] = subprocess.Popen(
                 [sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT, "--student", student, "--create"],
                 cwd=course_copy, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -256,14 +270,14 @@ def test_release_is_what_exercises_holds(course, sol):
 
 
 def test_solutions_score_full_automatic_marks(course):
-    for sol in SOLUTIONS:
+    for sol in GRADED:
         for cell in _cells(sol, autograded=True):
             auto, top, manual = course.scores[("solutions", sol.name, cell)]
             assert auto == top and not manual, f"{sol.name} {cell}: {auto}/{top}"
 
 
 def test_untouched_exercises_score_zero(course):
-    for sol in SOLUTIONS:
+    for sol in GRADED:
         for cell in _cells(sol, autograded=True):
             auto, top, _ = course.scores[("untouched", sol.name, cell)]
             assert auto == 0, f"{sol.name} {cell}: an untouched exercise scored {auto}/{top}"
@@ -273,7 +287,7 @@ def test_manual_answers_wait_for_the_instructor(course):
     """A written answer is never scored automatically: the solutions' wait for manual grading;
     an unanswered one (nbgrader sees the unchanged placeholder) scores zero."""
     for student in STUDENTS:
-        for sol in SOLUTIONS:
+        for sol in GRADED:
             for cell in _cells(sol, autograded=False):
                 auto, top, manual = course.scores[(student, sol.name, cell)]
                 if student == "solutions":
@@ -294,7 +308,7 @@ def test_every_check_has_a_reference_to_call(course):
 
 
 def test_calling_the_library_scores_zero(course):
-    for sol in SOLUTIONS:
+    for sol in GRADED:
         graded = _graded(course, "library", sol.name)
         for cell in _grade_cells(graded):
             if not _autograded(cell):
@@ -311,7 +325,7 @@ def test_only_checks_fail_and_nothing_warns(course, student):
     """Cells other than the self-checks never fail (a cell that uses an answer asks passed()),
     and autograde prints no `Attribute 'checksum' ... has changed` warning."""
     assert "has changed" not in course.logs[student], course.logs[student]
-    for sol in SOLUTIONS:
+    for sol in GRADED:
         graded = _graded(course, student, sol.name)
         for k, cell in enumerate(graded.cells):
             errors = [o for o in cell.get("outputs", []) if o.output_type == "error"]
@@ -331,3 +345,26 @@ def test_validate_fails_wrong_and_unanswered_and_passes_solved(course):
               for c in nbformat.read(ROOT / "solutions" / course.validated, as_version=4).cells if _autograded(c)}
     assert sorted(f["source"] for f in failed) == sorted(graded[g] for g in course.expected_failures), \
         [f["raw_error"][-300:] for f in failed]
+
+
+
+def test_the_graded_notebooks_are_solutions():
+    assert [s.name[:2] for s in GRADED] == list(GRADED_NUMBERS) and GRADED[0] == SOLUTIONS[0]
+    assert any(_cells(s, autograded=False) for s in GRADED), "no written (manually graded) answer"
+
+
+@pytest.mark.parametrize("sol", SOLUTIONS, ids=lambda p: p.name)
+def test_every_solution_stores_a_pass_on_every_check(sol):
+    """Each autograded cell of each solution, as committed (what nbval re-runs and compares),
+    reports a pass and no error -- what autograde scores full marks -- and no refusal."""
+    nb = nbformat.read(sol, as_version=4)
+    for cell in _grade_cells(nb):
+        if not _autograded(cell):
+            continue
+        gid = cell.metadata.nbgrader.grade_id
+        outputs = cell.get("outputs", [])
+        text = "".join(o.get("text", "") + "".join(o.get("data", {}).get("text/plain", "")) for o in outputs)
+        assert not [o for o in outputs if o.output_type == "error"], f"{sol.name} {gid}: stores an error"
+        compared = "nbval-ignore-output" not in cell.metadata.get("tags", []) and "NBVAL_IGNORE_OUTPUT" not in cell.source
+        assert compared, f"{sol.name} {gid}: nbval must compare a check's output (it re-runs the stored pass)"
+        assert "✔" in text and "✘" not in text and REFUSED not in text, f"{sol.name} {gid}: {text!r}"

@@ -44,20 +44,26 @@ def test_exercises_are_generated_from_solutions():
 
 @pytest.mark.parametrize("path", EXERCISES, ids=lambda p: p.name)
 def test_untouched_exercise_runs_to_the_end(path):
-    """Every student notebook runs without crashing; its checks report 'not answered yet'."""
+    """Every student notebook runs without crashing; each of its self-checks reports 'not
+    answered yet' (under nbgrader's autograde such a check raises and scores zero:
+    tests/test_checks.py; the course round trip autogrades two of these notebooks)."""
     from nbclient import NotebookClient
 
     nb = _read(path)
     NotebookClient(nb, timeout=600, kernel_name="python3",
                    resources={"metadata": {"path": str(path.parent)}}).execute()
-    texts = []
-    for cell in nb.cells:
+    checks = 0
+    for k, cell in enumerate(nb.cells):
+        text = ""
         for out in cell.get("outputs", []):
             assert out.get("output_type") != "error", f"{path.name}: {out.get('ename')}: {out.get('evalue')}"
-            texts.append(out.get("text", "") + json.dumps(out.get("data", {}).get("text/plain", "")))
-    joined = "\n".join(texts)
-    assert NOT_ANSWERED in joined, f"{path.name}: no self-check reported '{NOT_ANSWERED}'"
-    assert "✔" not in joined and "✘" not in joined, f"{path.name}: a check passed or failed on an untouched exercise"
+            text += out.get("text", "") + json.dumps(out.get("data", {}).get("text/plain", ""))
+        assert "✔" not in text and "✘" not in text, f"{path.name} cell {k}: a check passed or failed untouched"
+        g = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "code" and g.get("grade") and not g.get("solution"):
+            checks += 1
+            assert NOT_ANSWERED in text, f"{path.name} cell {k} ({g.get('grade_id')}): no '{NOT_ANSWERED}'"
+    assert checks, f"{path.name}: no self-check cell"
 
 
 @pytest.mark.parametrize("path", SOLUTIONS, ids=lambda p: p.name)
@@ -153,16 +159,20 @@ def test_committed_metadata_is_what_the_kernel_writes(path):
 
 
 def test_kernel_writes_the_committed_metadata():
-    """Re-execute a chapter through the pinned kernel: the language_info it reports and its
-    kernelspec are what tools/nbtools.py commits (on another interpreter, update LANGUAGE_INFO)."""
+    """Run a notebook through the pinned kernel: the language_info it reports and its kernelspec
+    are what tools/nbtools.py commits (on another interpreter, update LANGUAGE_INFO). The kernel
+    reports them on start, so one cell does (nbval executes the chapters themselves)."""
     from jupyter_client.kernelspec import KernelSpecManager
     from nbclient import NotebookClient
 
     path = CHAPTERS[0]
-    nb = _read(path)
-    committed = copy.deepcopy(nb.metadata)
+    committed = copy.deepcopy(_read(path).metadata)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
+    nb.metadata = copy.deepcopy(committed)
+    nb.metadata["language_info"] = {"name": "python"}          # what the kernel must fill in
     NotebookClient(nb, timeout=600, kernel_name=nbtools.KERNELSPEC["name"],
                    resources={"metadata": {"path": str(path.parent)}}).execute()
+    assert nb.cells[0].outputs[0]["data"]["text/plain"] == "2"
     assert nb.metadata["language_info"] == committed["language_info"] == nbtools.LANGUAGE_INFO
     spec = KernelSpecManager().get_kernel_spec(nbtools.KERNELSPEC["name"])
     written = {"display_name": spec.display_name, "language": spec.language, "name": nbtools.KERNELSPEC["name"]}

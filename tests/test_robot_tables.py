@@ -21,7 +21,7 @@ import pytest
 import kinematics_lib as kl
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_urdf_example_robot_data import ROBOTS  # noqa: E402
+from test_urdf_example_robot_data import MISSING, ROBOTS  # noqa: E402
 
 
 def test_panda_reproduces_the_robotics_toolbox_fkine_test():
@@ -46,6 +46,7 @@ def _arm_only_panda_urdf(tmp_path: Path) -> Path:
     """example-robot-data's panda.urdf without the Franka Hand (hand, TCP and finger links/joints)."""
     import xml.etree.ElementTree as ET
 
+    assert ROBOTS is not None, MISSING
     tree = ET.parse(ROBOTS / "panda_description/urdf/panda.urdf")
     root = tree.getroot()
     hand = {"panda_hand", "panda_hand_tcp", "panda_leftfinger", "panda_rightfinger"}
@@ -58,7 +59,6 @@ def _arm_only_panda_urdf(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.skipif(ROBOTS is None, reason="example-robot-data is not installed (development only)")
 def test_panda_dynamics_equal_pinocchio_on_franka_urdf(tmp_path):
     import pinocchio as pin  # pinned: fails, never skips, when missing
     ref = pin.buildModelFromUrdf(str(_arm_only_panda_urdf(tmp_path)))
@@ -134,7 +134,6 @@ def test_puma_shoulder_is_26_45_inches():
     assert kl.puma560().T_base[2, 3] == kl.PUMA_SHOULDER_HEIGHT
 
 
-@pytest.mark.skipif(ROBOTS is None, reason="example-robot-data is not installed (development only)")
 @pytest.mark.parametrize("name, path, frame, base", [
     ("panda", "panda_description/urdf/panda.urdf", "panda_link8", np.eye(4)),
     ("ur5", "ur_description/urdf/ur5_robot.urdf", "tool0", kl.make_transform(kl.rot_z(np.pi), np.zeros(3))),
@@ -142,6 +141,7 @@ def test_puma_shoulder_is_26_45_inches():
 def test_tables_match_the_urdfs(name, path, frame, base):
     import warnings
 
+    assert ROBOTS is not None, MISSING
     robot = getattr(kl, name)()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", kl.PhysicsWarning)  # the Panda's mimic finger

@@ -29,7 +29,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTER = "chapters/09_mecanum_wheels.ipynb"      # the chapter of the report
+#: The report's chapter was 9; any chapter with slider views shows the problem, and chapter 2 is
+#: the quickest to run in the browser (test_in_jupyterlab_run_all_and_save_then_git_pull).
+CHAPTER = "chapters/02_rigid_motions_dh.ipynb"
 EXERCISE = "exercises/09_mecanum_exercises.ipynb"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "-c", "pull.rebase=false"]

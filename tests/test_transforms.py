@@ -119,7 +119,7 @@ def test_pose_error_is_exact_for_a_world_aligned_perturbation():
 
 
 def test_adjoint_matches_pinocchio():
-    pin = pytest.importorskip("pinocchio")
+    import pinocchio as pin  # pinned: a missing Pinocchio fails, never skips
     rng = np.random.default_rng(RNG_SEED + 7)
     for _ in range(10):
         T = random_transform(rng)

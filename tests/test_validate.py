@@ -151,7 +151,12 @@ def test_check_model_helper():
 
 
 def test_finite_result_guard():
-    assert check.finite_result(np.ones(3), "tau", "v") is not None
+    ones, pair = np.ones(3), (np.ones(2), 2.0)
+    assert check.finite_result(ones, "tau", "v") is ones        # a finite value is passed through
+    assert check.finite_result(pair, "tau", "v") is pair
+    for bad in (np.array([1.0, np.nan]), np.array([-np.inf]), float("inf")):
+        with pytest.raises(kl.InputError, match="tau overflowed"):
+            check.finite_result(bad, "tau", "v")
     with pytest.raises(kl.InputError, match="tau overflowed .* v, a too large"):
         check.finite_result((np.ones(2), np.array([np.inf])), "tau", "v, a")
 
