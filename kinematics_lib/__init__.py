@@ -18,7 +18,8 @@ The package is layered; each layer imports only the layers listed before it in `
     documents       the source documents' formulas as written (errors included)
     notebook        plotting, widgets, views, checks, benchmarking (the only layer with matplotlib/ipywidgets)
 
-Every public name of the maths layers and of ``documents`` is reachable as ``kinematics_lib.name``;
+Every public name of the maths layers is reachable as ``kinematics_lib.name``; the documents'
+formulas as written as ``kinematics_lib.docNNN.name`` (``kl.doc000.rnea``);
 the notebook layer is imported explicitly (``from kinematics_lib.notebook.widgets import ...``).
 """
 
@@ -33,6 +34,7 @@ from .geometry import *  # noqa: F401,F403
 from .identification import *  # noqa: F401,F403
 from .legged import *  # noqa: F401,F403
 from .mobile import *  # noqa: F401,F403
+from .documents import doc000, doc001, doc002, doc003, doc004  # the documents' namespaces: kl.doc000.rnea, ...
 
 __version__ = "0.1.0"
 

@@ -216,7 +216,7 @@ def _obj(kind: str):
     return build
 
 
-def _link_name(ctx: Ctx):
+def _frame_name(ctx: Ctx):
     if ctx.kind != "model":
         return None
     return Arg(ctx.obj.body_names[-1], Kind("option"))
@@ -247,7 +247,7 @@ BUILDERS = {
     "a": _nv(8),
     "qdd": _nv(9),
     "tau": _nv(10),
-    "link_name": _link_name,
+    "frame": _frame_name,
     "rng": lambda ctx: Arg(rng(11), Kind("rng")),
     "f_ext": lambda ctx: Arg(rng(40).normal(size=(ctx.obj.nb, 6)), Kind("array")) if ctx.kind == "model" else None,
     "R": _fixed(_rotation(12), "rotation"),
@@ -529,7 +529,7 @@ EXAMPLES = {
                        gravity=np.array([0.0, 0.0, -9.81]))],
     "integrate_configuration": [dict(dt=Arg(0.1, Kind("scalar")))],
     # dynamics: floating base and balance (chapter 6)
-    "integrate": [dict(dt=Arg(0.1, Kind("scalar")))],
+    "integrate_configuration": [dict(dt=Arg(0.1, Kind("scalar")))],
     "difference": [lambda ctx: None if ctx.kind != "model" else dict(
         q1=Arg(kl.random_configuration(ctx.obj, rng(31)), _q(ctx).kind))],
     "quaternion_integration_error": [dict(omega=np.array([1.0, 2.0, 0.5]), dt=Arg(0.01, Kind(
@@ -551,8 +551,8 @@ EXAMPLES = {
     "zmp": [dict(p_com=np.array([0.02, -0.01, 0.9]), a_com=np.array([1.0, -0.5, 0.3]), mass=60.0,
                  dL=np.array([0.5, -5.0, 1.0]), g=9.81)],
     "cmp": [dict(p_com=np.array([0.02, -0.01, 0.9]), a_com=np.array([1.0, -0.5, 0.3]), g=9.81)],
-    "momentum_constraints_doc000": [dict(n_joints=Arg(3, Kind("int")))],
-    "zmp_stability_exercise_3_2_doc000": [dict(h=Arg(1.0, Kind("scalar", physical="positive")), xdd=2.0,
+    "doc000.momentum_constraints": [dict(n_joints=Arg(3, Kind("int")))],
+    "doc000.zmp_stability_exercise_3_2": [dict(h=Arg(1.0, Kind("scalar", physical="positive")), xdd=2.0,
                                                width=Arg(0.2, Kind("scalar", physical="positive")), g=9.8)],
     # dynamics: Lagrange
     "derive_lagrangian": [dict(T=sp.Symbol("m") * sp.Symbol("l") ** 2 * sp.Symbol("dth") ** 2 / 2,
@@ -590,14 +590,14 @@ EXAMPLES = {
     "newton_euler_local": [dict(count=None)],
     "ne_flops": [dict(n_links=Arg(6, Kind("int", size=True)))],
     "doc_line_errors": [lambda ctx: dict(
-        doc_fn=Arg(kl.rnea_doc000, Kind("function")),
+        doc_fn=Arg(kl.doc000.rnea, Kind("function")),
         reference=Arg(np.zeros(3), Kind("array")),
         args=Arg((models()["revolute chain"], np.zeros(3), np.ones(3), np.ones(3)), Kind("opaque")))],
     # dynamics: integrators
-    "euler_step": [dict(f=_ode, t=0.0, x=Arg(np.array([1.0, 0.5]), Kind("free")), h=Arg(0.01, Kind("scalar")))],
-    "rk4_step": [dict(f=_ode, t=0.0, x=Arg(np.array([1.0, 0.5]), Kind("free")), h=Arg(0.01, Kind("scalar")))],
+    "euler_step": [dict(f=_ode, t=0.0, x=Arg(np.array([1.0, 0.5]), Kind("free")), dt=Arg(0.01, Kind("scalar")))],
+    "rk4_step": [dict(f=_ode, t=0.0, x=Arg(np.array([1.0, 0.5]), Kind("free")), dt=Arg(0.01, Kind("scalar")))],
     "semi_implicit_euler_step": [dict(f=_ode, t=0.0, x=Arg(np.array([1.0, 0.5]), Kind("free")),
-                                      h=Arg(0.01, Kind("scalar")))],
+                                      dt=Arg(0.01, Kind("scalar")))],
     "integrate_euler": [dict(f=_ode)],
     "integrate_rk4": [dict(f=_ode)],
     "integrate_semi_implicit_euler": [dict(f=_ode)],
@@ -803,34 +803,34 @@ EXAMPLES = {
                                    dt=Arg(1e-3, Kind("scalar", physical="positive", size=True)),
                                    delay_steps=1, substeps=2)],
     # documents/ (the source documents' formulas as written)
-    "floating_base_dims_doc000": [dict(n_joints=Arg(12, Kind("int", size=True)))],
-    "zmp_cmp_offset_doc000": [dict(z_com=1.0, mass=50.0, pdd_com=np.array([2.0, 0.5]))],
-    "friction_pyramid_doc000": [dict(mu=Arg(0.6, Kind("scalar", physical="nonnegative")))],
-    "planar_3r_singularities_doc000": [dict(q=np.array([0.3, 0.5, -0.4]))],
-    "nullspace_step_doc000": [dict(J=kl.geometric_jacobian(arm3(), [0.3, 0.5, -0.4])[:2], dx=np.array([0.01, -0.02]),
+    "doc000.floating_base_dims": [dict(n_joints=Arg(12, Kind("int", size=True)))],
+    "doc000.zmp_cmp_offset": [dict(z_com=1.0, mass=50.0, pdd_com=np.array([2.0, 0.5]))],
+    "doc000.friction_pyramid": [dict(mu=Arg(0.6, Kind("scalar", physical="nonnegative")))],
+    "doc000.planar_3r_singularities": [dict(q=np.array([0.3, 0.5, -0.4]))],
+    "doc000.nullspace_step": [dict(J=kl.geometric_jacobian(arm3(), [0.3, 0.5, -0.4])[:2], dx=np.array([0.01, -0.02]),
                                    z=np.array([0.1, -0.1, 0.2]), damping=0.1)],
-    "skew_check_doc000": [dict(M_dot=np.array([[0.0, -0.3], [-0.3, 0.0]]), C=np.array([[-0.15, -0.3], [0.15, 0.0]]))],
-    "rnea_operations_doc000": [dict(n_links=Arg(6, Kind("int", size=True)))],
-    "joint_pid_update_doc001": [dict(err=0.1, dt=0.01, gravity_ff=0.5, i_term=0.0, prev_err=0.05, kp=100.0, ki=10.0,
+    "doc000.skew_check": [dict(M_dot=np.array([[0.0, -0.3], [-0.3, 0.0]]), C=np.array([[-0.15, -0.3], [0.15, 0.0]]))],
+    "doc000.rnea_operations": [dict(n_links=Arg(6, Kind("int", size=True)))],
+    "doc001.joint_pid_update": [dict(err=0.1, dt=0.01, gravity_ff=0.5, i_term=0.0, prev_err=0.05, kp=100.0, ki=10.0,
                                      kd=5.0)],
-    "delay_bandwidth_doc001": [dict(delay=Arg(0.01, Kind("scalar", physical="positive")))],
-    "task_force_doc003": [dict(J=np.array([[-1.5, -1.0], [0.866, 0.0]]), tau=np.array([1.0, 2.0]))],
-    "joint_pid_poles_doc001": [dict(inertia=Arg(1.0, Kind("scalar", physical="positive")), kp=100.0, kd=5.0)],
-    "cartesian_impedance_doc001": [dict(J_local=rng(40).normal(size=(6, 3)), x_err=rng(41).normal(size=6) * 0.01,
+    "doc001.delay_bandwidth": [dict(delay=Arg(0.01, Kind("scalar", physical="positive")))],
+    "doc003.task_force": [dict(J=np.array([[-1.5, -1.0], [0.866, 0.0]]), tau=np.array([1.0, 2.0]))],
+    "doc001.joint_pid_poles": [dict(inertia=Arg(1.0, Kind("scalar", physical="positive")), kp=100.0, kd=5.0)],
+    "doc001.cartesian_impedance": [dict(J_local=rng(40).normal(size=(6, 3)), x_err=rng(41).normal(size=6) * 0.01,
                                         dx_err=rng(42).normal(size=6) * 0.1, K=np.full(6, 100.0), D=np.full(6, 10.0),
                                         gravity=np.array([0.0, 4.9, 1.2]))],
-    "dh_a_doc002": [dict(a=0.3, alpha=0.7, d=0.2, theta=-0.4)],
-    "sym_dh_a_doc002": [dict(a=Arg(1, Kind("scalar")), alpha=Arg(0, Kind("scalar")), d=0.5, theta=sp.Symbol("q"))],
-    "is_singular_doc002": [dict(J=np.array([[1.0, 0.5], [0.2, 0.9]]))],
-    "ik_converged_doc002": [dict(dx=Arg(np.array([1e-3, 2e-3, 0.0, 0.01, 0.0, 0.0]), Kind("free")))],
-    "mecanum_efficiency_doc002": [dict(gamma=np.pi / 4)],
-    "acceleration_constraint_doc000": [dict(J=Arg(np.array([[1.0, 0.5, 0.0], [0.0, 1.0, 2.0]]), Kind("free")),
+    "doc002.dh_a": [dict(a=0.3, alpha=0.7, d=0.2, theta=-0.4)],
+    "doc002.sym_dh_a": [dict(a=Arg(1, Kind("scalar")), alpha=Arg(0, Kind("scalar")), d=0.5, theta=sp.Symbol("q"))],
+    "doc002.is_singular": [dict(J=np.array([[1.0, 0.5], [0.2, 0.9]]))],
+    "doc002.ik_converged": [dict(dx=Arg(np.array([1e-3, 2e-3, 0.0, 0.01, 0.0, 0.0]), Kind("free")))],
+    "doc002.mecanum_efficiency": [dict(gamma=np.pi / 4)],
+    "doc000.acceleration_constraint": [dict(J=Arg(np.array([[1.0, 0.5, 0.0], [0.0, 1.0, 2.0]]), Kind("free")),
                                             Jdot=Arg(np.array([[0.1, 0.0, 0.2], [0.0, -0.3, 0.1]]), Kind("free")),
                                             v=np.array([0.2, -0.1, 0.4]))],
-    "projected_dynamics_doc000": [dict(M=_CONTACT_M, h=Arg(np.array([0.1, 9.81, -0.3]), Kind("array")),
+    "doc000.projected_dynamics": [dict(M=_CONTACT_M, h=Arg(np.array([0.1, 9.81, -0.3]), Kind("array")),
                                        J=Arg(np.array([[1.0, 1.0, 0.0]]), Kind("free")), tau=np.array([0.5, 0.0, -0.1]))],
-    "impact_velocity_doc000": [dict(v_before=Arg(np.array([0.1, 0.0, -4.4]), Kind("free")), normal=np.array([0.0, 0.0, 1.0]))],
-    "sliding_condition_doc000": [dict(f_t=np.array([-3.0, 0.5]), v_t=np.array([0.6, -0.1]))],
+    "doc000.impact_velocity": [dict(v_before=Arg(np.array([0.1, 0.0, -4.4]), Kind("free")), normal=np.array([0.0, 0.0, 1.0]))],
+    "doc000.sliding_condition": [dict(f_t=np.array([-3.0, 0.5]), v_t=np.array([0.6, -0.1]))],
     # identification (chapter 11)
     "coulomb_viscous_friction": [dict(v=Arg(np.array([0.3, -0.2, 0.0]), Kind("elementwise")), f_c=_nonneg(0.2),
                                       f_v=_nonneg(0.05))],
@@ -918,11 +918,11 @@ EXAMPLES = {
     "true_identification_parameters": [lambda ctx: dict(
         model=Arg(models()["revolute chain"], Kind("object", wrong=kl.puma560())),
         base=Arg(_base(), Kind("object", wrong=kl.puma560())), f_v=_nonneg(0.05), f_c=_nonneg(0.1))],
-    "identify_doc001": [lambda ctx: dict(Y_list=Arg(list(_regressors()[0]), Kind("sequence")),
+    "doc001.identify": [lambda ctx: dict(Y_list=Arg(list(_regressors()[0]), Kind("sequence")),
                                          tau_list=Arg(list(_regressors()[1]), Kind("sequence")))],
-    "lugre_doc001": [dict(z=0.001, v=0.2, sigma0=Arg(1e4, Kind("scalar", physical="positive")),
+    "doc001.lugre": [dict(z=0.001, v=0.2, sigma0=Arg(1e4, Kind("scalar", physical="positive")),
                           g=lambda v: 0.2 + 0.1 * np.exp(-(v / 0.02) ** 2))],
-    "reflected_inertia_energy_doc002": [dict(J_motor=_nonneg(1.5e-5), J_load=_nonneg(0.02), ratio=Arg(19.2, Kind(
+    "doc002.reflected_inertia_energy": [dict(J_motor=_nonneg(1.5e-5), J_load=_nonneg(0.02), ratio=Arg(19.2, Kind(
         "scalar", physical="positive")))],
     # legged (chapter 8): ANYmal B
     "leg_geometry": [lambda ctx: dict(model=Arg(_anymal(), Kind("object", wrong=kl.puma560())),
@@ -984,10 +984,10 @@ EXAMPLES = {
                                        dt=Arg(5e-3, Kind("scalar", physical="positive", size=True)),
                                        mu=_nonneg(0.7), Kp=_nonneg(100.0), Kd=_nonneg(20.0),
                                        n_faces=Arg(4, Kind("int", skip=("None",))))],
-    "leg_ik_doc000": [dict(p_hip=np.array([0.1, 0.02, -0.4]), l_hip=_nonneg(0.0),
+    "doc000.leg_ik": [dict(p_hip=np.array([0.1, 0.02, -0.4]), l_hip=_nonneg(0.0),
                            l_thigh=Arg(0.25, Kind("scalar", physical="positive")),
                            l_shank=Arg(0.25, Kind("scalar", physical="positive")))],
-    "contact_force_estimate_doc000": [dict(J=Arg(np.eye(6)[:, :4] + 0.1, Kind("free")), tau_measured=np.arange(4.0),
+    "doc000.contact_force_estimate": [dict(J=Arg(np.eye(6)[:, :4] + 0.1, Kind("free")), tau_measured=np.arange(4.0),
                                            tau_model=np.ones(4))],
 }
 

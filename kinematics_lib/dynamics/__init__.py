@@ -1,7 +1,7 @@
 """Rigid-body dynamics of kinematic trees: the frozen ``Model``, the URDF reader, RNEA / CRBA / ABA
 and the terms of the equation of motion, frames and Jacobians, centroidal quantities, the
 Lagrange method (sympy), the classic Newton-Euler recursion, ODE integrators, the floating-base
-configuration space (integrate / difference / S(q)) and balance points (CoP, ZMP, CMP).
+configuration space (integrate_configuration / difference / S(q)) and balance points (CoP, ZMP, CMP).
 
 Imports ``geometry`` and ``arms``.
 """

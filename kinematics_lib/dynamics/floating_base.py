@@ -1,10 +1,10 @@
 """Floating-base configuration space (浮动基座) and whole-body centroidal quantities.
 
 A floating-base q = [p (3), quaternion x y z w (4), joints] has nq = nv + 1 coordinates; its
-velocity v = [v_b, w_b (body frame), qd_j] has nv. Configurations do not add: ``integrate``
+velocity v = [v_b, w_b (body frame), qd_j] has nv. Configurations do not add: ``integrate_configuration``
 moves the base along the SE(3) exponential of its body twist (Pinocchio's ``integrate``),
 ``difference`` is its inverse, and q_dot = S(q) v (``configuration_rate_map``) is the
-derivative of ``integrate`` at dt = 0. The three-number alternative, roll-pitch-yaw, has
+derivative of ``integrate_configuration`` at dt = 0. The three-number alternative, roll-pitch-yaw, has
 ``rpy_velocity_map`` W with w_b = W(rpy) rpy_dot, which loses rank at pitch = +-90 deg.
 
 Centroidal quantities of the whole robot, world axes, about the centre of mass G:
@@ -36,7 +36,6 @@ from .model import Model
 from ..geometry.rotations import _skew
 
 __all__ = [
-    "integrate",
     "integrate_configuration",
     "difference",
     "configuration_rate_map",
@@ -113,7 +112,7 @@ def _free_integrate(q7: np.ndarray, xi: np.ndarray) -> np.ndarray:
     return np.concatenate([p_new, quat_new])
 
 
-def integrate(model: Model, q, v, dt: float = 1.0) -> np.ndarray:
+def integrate_configuration(model: Model, q, v, dt: float = 1.0) -> np.ndarray:
     """q (+) v dt (nq,): the configuration reached from q at constant generalised velocity v after dt.
 
     Joints: q_j + v_j dt. Free joint (body-frame twist [v_b; w_b]): T_WB(dt) = T_WB exp([v_b; w_b] dt),
@@ -139,11 +138,10 @@ def integrate(model: Model, q, v, dt: float = 1.0) -> np.ndarray:
 
 
 #: the name before chapter 6 (kept working): the same function
-integrate_configuration = integrate
 
 
 def difference(model: Model, q0, q1) -> np.ndarray:
-    """v (nv,) with ``integrate(model, q0, v) == q1``: q1 (-) q0.
+    """v (nv,) with ``integrate_configuration(model, q0, v) == q1``: q1 (-) q0.
 
     Joints: q1 - q0. Free joint: [v_b; w_b] = log6(T0^-1 T1) (body frame of q0), with
     w_b = log3(R0^T R1) and v_b = V(w_b)^-1 R0^T (p1 - p0). The rotation part has |w_b| <= pi.
@@ -487,7 +485,7 @@ def zero_momentum_base_path(model: Model, q0, qj, qdj, dt: float) -> np.ndarray:
     The first six rows of M v are the whole robot's momentum in base coordinates, so h = 0 means
     M_bb v_b + M_bj qd_j = 0: v_b = -M_bb^-1 M_bj(q_j) qd_j, a velocity constraint that does not
     integrate to a constraint on q (non-holonomic). Integrated with the trapezoidal rule on the
-    base (``integrate``); the joints take qj exactly, and the base position is then set so that
+    base (``integrate_configuration``); the joints take qj exactly, and the base position is then set so that
     the CoM stays where it started (zero linear momentum *does* integrate: p_G = const). q0 gives the start base pose (its joints
     are replaced by qj[0]); qdj (N, n_j) the joint rates (rad/s); dt the sample spacing (s).
     Whatever joint torques produce this joint motion from rest, without gravity or contacts,
@@ -520,7 +518,7 @@ def zero_momentum_base_path(model: Model, q0, qj, qdj, dt: float) -> np.ndarray:
         if v_prev is not None:
             step = 0.5 * (v_prev + v) * dt
             step[6:] = 0.0
-            q = integrate(model, q, step)
+            q = integrate_configuration(model, q, step)
             q[7:] = qj[k]
             q[:3] += p_G0 - center_of_mass(model, q)  # the integrable part: the CoM does not move
         else:

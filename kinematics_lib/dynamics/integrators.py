@@ -49,7 +49,7 @@ MAX_STEPS = 1_000_000
 def _derivative(f: Callable, t: float, x: np.ndarray) -> np.ndarray:
     """f(t, x), checked: a finite array of x's shape (so that no step can turn NaN silently)."""
     if not np.isfinite(x).all():
-        raise check.InputError(f"the state overflowed (not finite) at t = {t:.6g} s: h is too large (or the "
+        raise check.InputError(f"the state overflowed (not finite) at t = {t:.6g} s: dt is too large (or the "
                                "state itself)")
     dx = np.asarray(f(t, x), dtype=float)
     if dx.shape != x.shape:

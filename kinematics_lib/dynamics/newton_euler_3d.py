@@ -11,8 +11,8 @@ Correct algorithms (both equal :func:`kinematics_lib.rnea` on the same arm, to r
 * :func:`dh_model` -- the same DH arm as a :class:`~kinematics_lib.Model`, so that the spatial
   RNEA, CRBA and ABA run on it.
 
-The documents' versions of these recursions, **errors included** (``rnea_doc000``, ``ne_doc003``,
-``ne_doc001``, ``rnea_doc001``, ``aba_doc000``, ``crba_doc000``), live in
+The documents' versions of these recursions, **errors included** (``doc000.rnea``, ``doc003.ne``,
+``doc001.ne``, ``doc001.rnea``, ``doc000.aba``, ``doc000.crba``), live in
 :mod:`kinematics_lib.documents`; they reuse the private helpers of this module.
 
 Units: SI (m, kg, s, N, N m, rad). Gravity is a world vector (default (0, 0, -9.81)) and enters,

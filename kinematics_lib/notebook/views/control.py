@@ -7,7 +7,7 @@ Each view returns a :class:`~kinematics_lib.notebook.widgets.View` whose text ho
 Speed: every slider move re-runs the closed loops (1 000 - 2 000 control periods each) with the
 library's ``simulate_sampled`` and controllers, whose loop runs their unchecked float kernels;
 the document's PID law (ki = 0) is linear in its inputs, so three calls of
-``joint_pid_update_doc001`` give its coefficients.
+``doc001.joint_pid_update`` give its coefficients.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ...control.pid import PID, pid_controller, pid_poles
 from ...control.plants import JointInertia, TwoLinkArm
 from ...control.simulation import constant_reference, simulate_sampled, sine_reference
 from ...control.task_space import task_space_inertia
-from ...documents.doc001 import joint_pid_poles_doc001, joint_pid_update_doc001
+from ...documents import doc001
 from ..plotting import draw_chain, draw_ellipse, new_figure, planar_axes, steady_limits
 from ..widgets import View
 
@@ -44,7 +44,7 @@ def doc_pid_run(kp: float, kd: float, fixed=(), q_d: float = 1.0, t_final: float
     state = {"i": 0.0, "prev": q_d if prev_err is None else prev_err}
 
     def law(t, q, v):
-        tau, state["i"], state["prev"] = joint_pid_update_doc001(q_d - q[0], dt, 0.0, state["i"], state["prev"],
+        tau, state["i"], state["prev"] = doc001.joint_pid_update(q_d - q[0], dt, 0.0, state["i"], state["prev"],
                                                                  kp, 0.0, kd, fixed=fixed)
         return [tau]
 
@@ -56,7 +56,7 @@ def _doc_pid_response(kp: float, kd: float, fixed=(), q_d: float = 1.0, t_final:
     document's ``JointPID::update`` is linear in (err, prev_err) -- its integral stays 0 -- so
     tau = a err + b prev_err with a, b read off two calls of the document's function."""
     def doc(err, prev):
-        return joint_pid_update_doc001(err, dt, 0.0, 0.0, prev, kp, 0.0, kd, fixed=fixed)[0]
+        return doc001.joint_pid_update(err, dt, 0.0, 0.0, prev, kp, 0.0, kd, fixed=fixed)[0]
 
     c = doc(0.0, 0.0)
     a, b = doc(1.0, 0.0) - c, doc(0.0, 1.0) - c
@@ -86,7 +86,7 @@ def pid_sign_view(kp: float = 100.0, kd: float = 5.0) -> View:
     ax.set(xlabel="t [s]", ylabel="q [rad]", ylim=(-3.0, 5.0), title=f"JointPID on J = 1: kp = {kp:g}, kd = {kd:g}")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="upper left")
-    p_doc, p_fix = joint_pid_poles_doc001(1.0, kp, kd), pid_poles(1.0, kp, kd=kd)
+    p_doc, p_fix = doc001.joint_pid_poles(1.0, kp, kd), pid_poles(1.0, kp, kd=kd)
     end = "diverged" if doc.status != "ok" else f"|q - q_d| at 2 s = {_f(abs(doc.q[-1, 0] - 1.0), 3)} rad"
     text = (f"as written: poles {_poles(p_doc)} 1/s -> {end}\n"
             f"fixed sign: poles {_poles(p_fix)} 1/s -> |q - q_d| at 2 s = {_f(abs(fixed.q[-1, 0] - 1.0), 4)} rad")
