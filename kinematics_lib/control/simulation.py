@@ -23,7 +23,8 @@ from typing import Callable
 import numpy as np
 
 from .. import _validate as check
-from ..arms.trajectories import METHODS, _scaling
+from ..arms.trajectories import METHODS
+from ..arms.shared import time_scaling as _scaling
 from ..dynamics.integrators import integrate_adaptive
 from ..dynamics.model import Model
 from ._kernel import checked_floats, external_kernel, law_kernel, make_reference

@@ -17,12 +17,14 @@ import sympy as sp
 from .. import _validate as check
 from .._validate import InputError
 from ..arms.kinematics import condition_number
-from ..contact.constrained import _delassus, _independent, _mass_matrix
+from ..contact.shared import delassus as _delassus, mass_matrix as _mass_matrix, require_independent as _independent
 from ..dynamics.frames import forward_kinematics
 from ..dynamics.lagrange import LagrangianModel, derive_lagrangian, double_pendulum_lagrangian
 from ..dynamics.model import jcalc
-from ..dynamics.newton_euler_3d import _cross, _revolute_chain
-from ..geometry.spatial import _crf, _crm, inertia_parts, motion_transform
+from ..dynamics.shared import revolute_chain as _revolute_chain
+from ..geometry.kernels import cross as _cross
+from ..geometry.spatial import inertia_parts, motion_transform
+from ..geometry.kernels import crf as _crf, crm as _crm
 from ._common import fixed_lines, model_arg, nonempty, rows_match, state
 
 __all__ = [

@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from ..dynamics.newton_euler_3d import _cross, _inward_local, _revolute_chain
+from ..dynamics.shared import inward_local as _inward_local, revolute_chain as _revolute_chain
+from ..geometry.kernels import cross as _cross
 from .._validate import InputError
 from ._common import fixed_lines, model_arg, nonempty, rows_match
 

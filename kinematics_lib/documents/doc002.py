@@ -17,7 +17,7 @@ import sympy as sp
 from .. import _validate as check
 from .._validate import InputError
 from ..arms.dh import DHRobot
-from ..arms.symbolic import _sym
+from ..arms.shared import sympy_scalar as _sym
 from ..mobile.mecanum import RollerWheel
 
 __all__ = [

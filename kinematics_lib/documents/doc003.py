@@ -11,7 +11,9 @@ import numpy as np
 
 from .. import _validate as check
 from .._validate import InputError
-from ..dynamics.newton_euler_3d import DHArm, _cross, _state, _world_geometry
+from ..dynamics.newton_euler_3d import DHArm
+from ..dynamics.shared import dh_arm_state as _state, world_geometry as _world_geometry
+from ..geometry.kernels import cross as _cross
 from ._common import fixed_lines
 
 __all__ = [

@@ -7,6 +7,7 @@ Imports ``geometry`` and ``arms``.
 """
 
 from . import model, urdf, algorithms, frames, centroidal, lagrange, newton_euler_3d, integrators, floating_base, balance
+from . import shared  # noqa: F401 (lower-layer names for the layers above; not in kl.*)
 from .model import *  # noqa: F401,F403
 from .urdf import *  # noqa: F401,F403
 from .algorithms import *  # noqa: F401,F403

@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import _validate as check
 from .model import Model, _free_joint_X, _jcalc, _joint_coefficients, _joint_transforms, in_blocks, state
-from ..geometry.spatial import _crf, _crm, _skew
+from ..geometry.kernels import crf as _crf, crm as _crm, skew as _skew
 
 __all__ = [
     "rnea",

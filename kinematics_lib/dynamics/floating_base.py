@@ -26,14 +26,14 @@ import numpy as np
 
 from .. import _validate as check
 from ..geometry.rotations import quat_to_matrix, so3_log
-from ..geometry.spatial import _inertia_parts, _spatial_inertia
+from ..geometry.kernels import inertia_parts as _inertia_parts, spatial_inertia as _spatial_inertia
 from ..geometry.spatial import spatial_inertia
 from .algorithms import aba, crba, nonlinear_effects
 from .centroidal import center_of_mass, centroidal_momentum_matrix
 from .frames import forward_kinematics
 from .integrators import integrate_adaptive
 from .model import Model
-from ..geometry.rotations import _skew
+from ..geometry.kernels import skew as _skew
 
 __all__ = [
     "integrate_configuration",

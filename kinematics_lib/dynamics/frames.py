@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import _validate as check
 from .model import Model, _free_joint_pose, _joint_coefficients, _joint_coordinates, state
+from ..geometry.kernels import cross
 from ..geometry.rotations import quat_to_matrix, so3_exp
 from ..geometry.spatial import motion_transform
 from ..geometry.transforms import adjoint, transform_inverse
@@ -44,24 +45,6 @@ def _joint_transform(model: Model, i: int, q_i) -> np.ndarray:
 def _mm(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """A B for (4, 4) matrices or stacks of them (ndarray.dot is the faster product for one pair)."""
     return A.dot(B) if A.ndim == 2 and B.ndim == 2 else A @ B
-
-
-_SKEW = np.array([[0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0],
-                  [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
-                  [0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]])  # a @ _SKEW = [a]x, flattened
-
-
-def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a x b over the last axis of stacks (..., 3) (checked input): [a]x b as one product for a
-    single state, component by component for a batch (elementwise over N is the cheaper there)."""
-    if a.ndim <= 2 and b.ndim <= 2:
-        return ((a @ _SKEW).reshape(a.shape + (3,)) @ b[..., None])[..., 0]
-    a, b = np.broadcast_arrays(a, b)
-    out = np.empty(a.shape)  # (p_G (N, 3) against (nv, N, 3) broadcasts)
-    for i, j, k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
-        np.multiply(a[..., j], b[..., k], out=out[..., i])
-        out[..., i] -= a[..., k] * b[..., j]
-    return out
 
 
 def _local_poses(model: Model, q: np.ndarray, bodies: np.ndarray) -> np.ndarray:

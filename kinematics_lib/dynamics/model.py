@@ -33,7 +33,8 @@ import numpy as np
 
 from .. import _validate as check
 from ..geometry.rotations import so3_exp
-from ..geometry.spatial import _spatial_inertia, motion_transform, spatial_inertia
+from ..geometry.spatial import motion_transform, spatial_inertia
+from ..geometry.kernels import spatial_inertia as _spatial_inertia
 
 __all__ = [
     "Model",
@@ -424,7 +425,7 @@ def _level_constants(model: Model, d: dict) -> dict:
     o = d["order"]
     free = tuple(k for k, b in enumerate(o) if model.joint_types[b] == "free")
     one = np.array([model.joint_types[b] != "free" for b in o], dtype=bool)
-    from ..geometry.spatial import _crm
+    from ..geometry.kernels import crm as _crm
 
     C = -_crm(d["S1"][o])  # v x s = -crm(s) v: the velocity product of a 1-dof joint is linear in v
     return {"bias_lv": _frozen(C), "bias_lv_T": _frozen(np.swapaxes(C, 1, 2).copy()), "inertia_lv": _frozen(model.inertia[o]), "S1_lv": _frozen(d["S1"][o]), "P_lv": _frozen(d["P"][o]),

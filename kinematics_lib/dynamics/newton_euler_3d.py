@@ -30,6 +30,7 @@ from .. import _validate as check
 from ..arms.dh import DHRobot, dh_frames, dh_transform
 from ..arms.robots import panda
 from .model import GRAVITY, Model
+from ..geometry.kernels import cross as _cross
 from ..geometry.rotations import rot_x, rot_z, so3_exp
 from ..geometry.spatial import inertia_parts, spatial_inertia
 
@@ -48,10 +49,6 @@ __all__ = [
     "ne_operation_counts",
     "ne_flops",
 ]
-
-
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
 
 
 # ---------------------------------------------------------------- the arm

@@ -17,7 +17,8 @@ from ...dynamics.frames import forward_kinematics, frame_placement
 from ...dynamics.model import Model
 from ...dynamics.urdf import anymal_b_urdf, load_urdf
 from ...geometry.rotations import rpy_to_matrix
-from ...legged.leg_kinematics import _planar, leg_foot_position, leg_geometry, leg_ik
+from ...legged.leg_kinematics import leg_foot_position, leg_geometry, leg_ik
+from ...legged.shared import planar_leg as _planar
 from ...legged.stance import ANYMAL_FEET, ANYMAL_STANCE, stance_configuration, urdf_boxes
 from ...legged.statics import static_equilibrium_forces, static_joint_torques, support_polygon
 from ..plotting import magnitude_image, new_figure
