@@ -38,6 +38,14 @@ __all__ = [
 _crm, _crf = kernels.crm, kernels.crf  # module-internal names of the one implementation
 
 
+def _motion_vectors(v, name: str) -> np.ndarray:
+    """A finite 6-vector or stack (n, 6) of them (the public boundary of the cross products)."""
+    a = check._array(v, name)
+    if a.ndim not in (1, 2) or a.shape[-1] != 6 or a.shape[0] == 0:
+        raise check.InputError(f"{name} must have shape (6,) or (n, 6) with n >= 1, got shape {a.shape}")
+    return check._finite(a, name)
+
+
 def crm(v) -> np.ndarray:
     """Motion cross-product matrix crm(v) = [[w x, v x], [0, w x]] for v = [v; w]: crm(v) @ m = v x m.
 
