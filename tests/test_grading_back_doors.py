@@ -545,8 +545,8 @@ def flipped_reference(poses, dt, v_cmd, half_length, half_width, wheel_radius):
 
 
 def flipped_via_module(poses, dt, v_cmd, half_length, half_width, wheel_radius):
-    from kinematics_lib.mobile import mecanum
-    return mecanum.identify_flipped_wheel(poses, dt, v_cmd, half_length, half_width, wheel_radius)
+    from kinematics_lib.mobile import sign_check
+    return sign_check.identify_flipped_wheel(poses, dt, v_cmd, half_length, half_width, wheel_radius)
 
 
 # ch 10 -- JointPID update, PD gains, task-space inertia

@@ -18,7 +18,7 @@ from .. import _validate as check
 from .._validate import InputError
 from ..arms.dh import DHRobot
 from ..arms.shared import sympy_scalar as _sym
-from ..mobile.mecanum import RollerWheel
+from ..mobile.wheels import RollerWheel
 
 __all__ = [
     # chapters 1 and 2
