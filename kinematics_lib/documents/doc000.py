@@ -269,7 +269,7 @@ def rnea(model, q, qd, qdd, fixed=()) -> np.ndarray:
     fixed: subset of ('z', 'F', 'n'); all three fixed gives the correct torques (kl.rnea).
     """
     fixed = fixed_lines(fixed, FIXES["rnea"])
-    q, qd, qdd, *_ = _revolute_chain(model_arg(model), q, qd, qdd)
+    q, qd, qdd, *_ = _revolute_chain(model_arg(model), q, qd, qdd, names=("qd", "qdd"))
     T = forward_kinematics(model, q)
     n = model.nb
     O = np.vstack([np.zeros(3), T[:, :3, 3]])  # doc links 0..n (0 = world)

@@ -61,7 +61,7 @@ def ne(model, q, qd, qdd, fixed=()) -> np.ndarray:
     only when R_i^T z = z, i.e. on links without twist alpha).
     """
     fixed = fixed_lines(fixed, FIXES["ne"])
-    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model_arg(model), q, qd, qdd)
+    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model_arg(model), q, qd, qdd, names=("qd", "qdd"))
     n = model.nb
     w, wd, vd = np.zeros(3), np.zeros(3), -model.gravity
     F, N = np.zeros((n, 3)), np.zeros((n, 3))
@@ -95,7 +95,8 @@ def rnea(model, q, qd, qdd, fixed=()) -> np.ndarray:
     Pinocchio's rnea is not this loop: it is the spatial recursion of kl.rnea.
     """
     fixed = fixed_lines(fixed, FIXES["rnea"])
-    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model_arg(model), q, qd, qdd, q_in_R="R" in fixed)
+    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model_arg(model), q, qd, qdd, q_in_R="R" in fixed,
+                                                     names=("qd", "qdd"))
     n = model.nb
     w, al, vd = np.zeros((n + 1, 3)), np.zeros((n + 1, 3)), np.zeros((n + 1, 3))
     vd[-1] = -model.gravity  # row -1 = the world (parent of body 0)

@@ -51,7 +51,7 @@ def ne(arm, q, qd, qdd, fixed=()) -> np.ndarray:
         raise InputError(f"arm must be a DHArm, got {type(arm).__name__}")
     if set(arm.robot.joint_types) != {"R"}:
         raise InputError("arm must have revolute joints only (the document's pseudocode)")
-    q, qd, qdd = _state(arm, q, qd, qdd)
+    q, qd, qdd = _state(arm, q, qd, qdd, names=("qd", "qdd"))
     O, z, r, rc, I = _world_geometry(arm, q)
     n = arm.n
     w, wd, vd = np.zeros(3), np.zeros(3), -arm.gravity
