@@ -229,13 +229,13 @@ def mass_via_private_engine(theta, m1, m2, l1, l2):
     return E_INV.T @ algorithms._crba(rods(m1, m2, l1, l2), E_INV @ theta) @ E_INV
 
 
-def christoffel_reference(dM, qd):
-    return kl.christoffel_matrix(dM, qd)
+def christoffel_reference(dM, v):
+    return kl.christoffel_matrix(dM, v)
 
 
-def christoffel_via_module(dM, qd):
+def christoffel_via_module(dM, v):
     from kinematics_lib.dynamics import lagrange
-    return lagrange.christoffel_matrix(dM, qd)
+    return lagrange.christoffel_matrix(dM, v)
 
 
 def rk4_reference(t, x, h):
