@@ -68,14 +68,14 @@ class PID:
             raise check.InputError("kp, ki, kd and i_limit must be scalars or vectors of one length") from None
         self._per_joint = {}  # n -> the gains as tuples of n floats (kp, ki, kd, i_limit)
         self._i = None  # the integral term Ki ∫ e dt (N·m) per joint, a tuple of floats after the first step
-        self._scalar = False  # the last checked step had scalar input
+        self._scalar = self._shape == ()  # i_term is a float (scalar steps; a loop's update of scalar gains)
 
     @property
     def i_term(self):
         """The integral term Ki ∫ e dt (N·m) after the last step (0 before the first)."""
         if self._i is None:
             return 0.0
-        return self._i[0] if self._scalar else np.array(self._i)
+        return self._i[0] if self._scalar and len(self._i) == 1 else np.array(self._i)
 
     def reset(self) -> None:
         """Forget the integral (e.g. when the controller is switched on again)."""
