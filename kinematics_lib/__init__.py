@@ -15,15 +15,17 @@ The package is layered; each layer imports only the layers listed before it in `
     identification  friction models, drives, regressor, base parameters, least squares
     legged          leg IK, contact Jacobians, static equilibrium
     mobile          mecanum wheels
+    scenarios       the chapters' worked examples (the chapter-6 satellite, chapter 7's parking)
     documents       the source documents' formulas as written (errors included)
     notebook        plotting, widgets, views, checks, benchmarking (the only layer with matplotlib/ipywidgets)
 
-Every public name of the maths layers and of ``documents`` is reachable as ``kinematics_lib.name``;
+Every public name of the maths layers is reachable as ``kinematics_lib.name``; the documents'
+formulas as written as ``kinematics_lib.docNNN.name`` (``kl.doc000.rnea``);
 the notebook layer is imported explicitly (``from kinematics_lib.notebook.widgets import ...``).
 """
 
 from ._validate import InputError, PhysicsWarning
-from . import arms, contact, control, documents, dynamics, geometry, identification, legged, mobile
+from . import arms, contact, control, documents, dynamics, geometry, identification, legged, mobile, scenarios
 from .arms import *  # noqa: F401,F403
 from .contact import *  # noqa: F401,F403
 from .control import *  # noqa: F401,F403
@@ -34,12 +36,15 @@ from .geometry import *  # noqa: F401,F403
 from .identification import *  # noqa: F401,F403
 from .legged import *  # noqa: F401,F403
 from .mobile import *  # noqa: F401,F403
+from .scenarios import *  # noqa: F401,F403
+from .documents import doc000, doc001, doc002, doc003, doc004  # the documents' namespaces: kl.doc000.rnea, ...
 
 __version__ = "0.1.0"
 
 #: the layers, bottom to top: each imports only the ones before it
 LAYERS = ("geometry", "arms", "dynamics", "contact", "control", "identification", "legged", "mobile",
-          "documents", "notebook")
+          "scenarios", "documents", "notebook")
 
 __all__ = ["InputError", "PhysicsWarning", *geometry.__all__, *arms.__all__, *dynamics.__all__, *contact.__all__, *control.__all__,
-           *identification.__all__, *legged.__all__, *mobile.__all__, *documents.__all__]
+           *identification.__all__, *legged.__all__, *mobile.__all__, *scenarios.__all__,
+           *documents.__all__]

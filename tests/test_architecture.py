@@ -121,3 +121,63 @@ def test_flat_api_has_every_layer_name_and_no_duplicates():
 def test_names_from_before_the_layout_keep_working():
     missing = [n for n in NAMES_BEFORE_LAYOUT if n not in kl.__all__]
     assert not missing, f"public names lost: {missing}"
+
+
+def _private_reaches(path: Path, dotted: tuple) -> list[str]:
+    """Every place the module reaches a private name of another package: ``from pkg.mod import _x``,
+    ``from pkg import _mod``, ``import kinematics_lib.pkg._mod``, or ``mod._x`` on a module of another
+    package bound by an import (``_validate`` is the library's shared checking module: allowed)."""
+    own = _layer(".".join(dotted))
+    tree = ast.parse(path.read_text(), filename=str(path))
+    package = dotted[:-1]
+    found, modules = [], {}
+
+    def private(parts) -> bool:
+        return any(p.startswith("_") and not p.startswith("__") for p in parts[2:])
+
+    def other(target: str) -> bool:
+        layer = _layer(target)
+        return layer is not None and layer != own
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                mod = ".".join(base + ((node.module,) if node.module else ()))
+            else:
+                mod = node.module or ""
+            for alias in node.names:
+                target = f"{mod}.{alias.name}"
+                if not other(target) or target == "kinematics_lib._validate":
+                    continue
+                if private(target.split(".")):
+                    found.append(f"{node.lineno}: from {mod} import {alias.name}")
+                else:
+                    modules[alias.asname or alias.name] = target
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if other(alias.name) and private(alias.name.split(".")):
+                    found.append(f"{node.lineno}: import {alias.name}")
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules
+                and node.attr.startswith("_") and not node.attr.startswith("__")):
+            found.append(f"{node.lineno}: {node.value.id}.{node.attr} ({modules[node.value.id]})")
+    return found
+
+
+@pytest.mark.parametrize("path,dotted", list(_modules()), ids=lambda x: str(x) if isinstance(x, tuple) else x.name)
+def test_no_private_helper_is_imported_across_packages(path, dotted):
+    """What two packages share is a public name of the lower layer (``geometry.kernels``,
+    ``<package>.shared``, or a public function), never another package's private helper."""
+    bad = _private_reaches(path, dotted)
+    assert not bad, f"{path.relative_to(PACKAGE)} reaches private helpers of other packages: {bad}"
+
+
+def test_the_private_import_check_can_fail(tmp_path):
+    layer_dir = tmp_path / "kinematics_lib" / "control"
+    layer_dir.mkdir(parents=True)
+    bad = layer_dir / "x.py"
+    bad.write_text("from ..geometry.spatial import _crm, crm\nfrom ..geometry import spatial\ny = spatial._crf\n"
+                   "from ..control import _kernel\n")
+    found = _private_reaches(bad, ("kinematics_lib", "control", "x"))
+    assert [f.split(":")[0] for f in found] == ["1", "3"], found

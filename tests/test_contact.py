@@ -72,7 +72,7 @@ def test_worst_case_errors_measured_over_directions(k):
 
 def test_exercise_3_3_matrix_is_the_circumscribed_pyramid_and_admits_the_diagonal():
     A = kl.friction_pyramid(0.5, 4, inscribed=False)
-    A_doc = kl.friction_pyramid_doc000(0.5)
+    A_doc = kl.doc000.friction_pyramid(0.5)
     assert {tuple(r) for r in A} == {tuple(r) for r in A_doc}
     f = np.array([0.5, 0.5, 1.0])
     assert (A_doc @ f <= 0.0).all() and not kl.in_friction_cone(f, 0.5)

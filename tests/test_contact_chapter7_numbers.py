@@ -86,7 +86,7 @@ def test_friction_lcp_matrix_is_copositive_not_copositive_plus():
 @pytest.mark.parametrize("mu", [0.3, 0.5, 1.0])
 def test_the_normal_row_of_exercise_3_3_is_redundant_for_positive_mu(mu):
     """Chapter 7: the answer's rows f_x - mu f_z <= 0 and -f_x - mu f_z <= 0 already give f_z >= 0."""
-    A = kl.friction_pyramid_doc000(mu) if mu == 0.5 else kl.friction_pyramid(mu, 4, False)
+    A = kl.doc000.friction_pyramid(mu) if mu == 0.5 else kl.friction_pyramid(mu, 4, False)
     four = A[np.abs(A[:, :2]).sum(axis=1) > 0]            # the four face rows, without -f_z <= 0
     rng = np.random.default_rng(3)
     f = rng.normal(size=(5000, 3)) * [1, 1, 1]

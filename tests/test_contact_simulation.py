@@ -91,7 +91,7 @@ def test_ball_drop_momentum_is_not_conserved_at_impact():
     assert run["momentum"][k - 1, 1] < -4.0 and abs(run["momentum"][k + 1, 1]) < 1e-9
     assert run["y"].min() >= -1e-12
     v = np.array([0.0, 0.0, -4.43])
-    np.testing.assert_array_equal(kl.impact_velocity_doc000(v), v)     # the source's claim: into the ground
+    np.testing.assert_array_equal(kl.doc000.impact_velocity(v), v)     # the source's claim: into the ground
     bounce = kl.ball_drop_run(height=1.0, t_final=1.0, dt=0.005, restitution=0.5)
     kb = int(np.argmax(np.diff(bounce["v_y"]) > 1.0))          # the step of the first impact
     assert bounce["v_y"][kb + 1] == pytest.approx(-0.5 * bounce["v_y"][kb], rel=1e-9)
@@ -111,15 +111,15 @@ def test_documents_chapter_7_claims():
     # as printed: J v + Jdot v -- on a consistent motion J v = 0, so it is Jdot v, which is not 0
     eps = 1e-6
     Jdot = (kl.four_bar_constraint(fb, q + eps * v, v)[1] - kl.four_bar_constraint(fb, q - eps * v, v)[1]) / (2 * eps)
-    np.testing.assert_allclose(kl.acceleration_constraint_doc000(J, Jdot, v), Jdv, atol=1e-8)
+    np.testing.assert_allclose(kl.doc000.acceleration_constraint(J, Jdot, v), Jdv, atol=1e-8)
     assert np.abs(Jdv).max() > 0.1
     rng = np.random.default_rng(1)
     M, h, Jr, tau = np.diag(rng.uniform(1, 3, 5)), rng.normal(size=5), rng.normal(size=(2, 5)), rng.normal(size=5)
-    a_doc = kl.projected_dynamics_doc000(M, h, Jr, tau)
+    a_doc = kl.doc000.projected_dynamics(M, h, Jr, tau)
     a, _ = kl.kkt_dynamics(M, h, Jr, np.zeros(2), tau)
     assert np.abs(Jr @ a_doc).max() > 1e-3 and np.abs(Jr @ a).max() < 1e-12
-    assert kl.sliding_condition_doc000([-3.0, 0.0], [0.2, 0.0]) and not kl.sliding_condition_doc000([3.0, 0.0], [0.2, 0.0])
-    err, where = kl.pyramid_error_claim_doc000()
+    assert kl.doc000.sliding_condition([-3.0, 0.0], [0.2, 0.0]) and not kl.doc000.sliding_condition([3.0, 0.0], [0.2, 0.0])
+    err, where = kl.doc000.pyramid_error_claim()
     assert where == "diagonal" and abs(err - kl.pyramid_worst_case_error(4, True)) < 0.01
     # the number matches the inscribed loss, but the direction is wrong: the inscribed pyramid is exact on the diagonal
     assert kl.pyramid_tangential_limit(0.5, 4, True, np.pi / 4) == pytest.approx(0.5)

@@ -91,7 +91,7 @@ def _run_doc_pid(kp, kd, fixed=(), t_final=3.0, dt=1e-3, q_d=1.0):
     state = {"i": 0.0, "prev": q_d}  # prev_err = the first error: no first-sample kick here
 
     def law(t, q, v):
-        tau, state["i"], state["prev"] = kl.joint_pid_update_doc001(q_d - q[0], dt, 0.0, state["i"], state["prev"],
+        tau, state["i"], state["prev"] = kl.doc001.joint_pid_update(q_d - q[0], dt, 0.0, state["i"], state["prev"],
                                                                     kp, 0.0, kd, fixed=fixed)
         return [tau]
 
@@ -107,7 +107,7 @@ def _envelope_rate(t, e):
 
 def test_document_pid_sign_bug_diverges_at_the_predicted_rate():
     """J = 1, kp = 100, kd = 5: poles 2.5 +- 9.68j; the simulation grows like e^{2.5 t} at 9.68 rad/s."""
-    poles = kl.joint_pid_poles_doc001(1.0, 100.0, 5.0)
+    poles = kl.doc001.joint_pid_poles(1.0, 100.0, 5.0)
     np.testing.assert_allclose(poles, [2.5 - 9.682458j, 2.5 + 9.682458j], atol=1e-6)
     run = _run_doc_pid(100.0, 5.0)
     rate, omega = _envelope_rate(run.t, 1.0 - run.q[:, 0])
@@ -115,18 +115,18 @@ def test_document_pid_sign_bug_diverges_at_the_predicted_rate():
     fixed = _run_doc_pid(100.0, 5.0, fixed=("sign",))
     rate_fixed, _ = _envelope_rate(fixed.t, 1.0 - fixed.q[:, 0])
     assert rate_fixed == pytest.approx(-2.5, rel=0.03)
-    np.testing.assert_allclose(kl.joint_pid_poles_doc001(1.0, 100.0, 5.0, fixed=("sign",)), kl.pid_poles(1.0, 100.0, kd=5.0))
+    np.testing.assert_allclose(kl.doc001.joint_pid_poles(1.0, 100.0, 5.0, fixed=("sign",)), kl.pid_poles(1.0, 100.0, kd=5.0))
 
 
 def test_document_pid_first_sample_kick():
     """prev_err = 0 at start: the first d-term is kd * err / dt (sign-fixed version)."""
-    tau, _, _ = kl.joint_pid_update_doc001(1.0, 1e-3, 0.0, 0.0, 0.0, 100.0, 0.0, 5.0, fixed=("sign",))
+    tau, _, _ = kl.doc001.joint_pid_update(1.0, 1e-3, 0.0, 0.0, 0.0, 100.0, 0.0, 5.0, fixed=("sign",))
     assert tau == pytest.approx(100.0 + 5.0 / 1e-3)
     assert kl.PID(100.0, kd=5.0).step(1.0, 0.0, 1e-3) == pytest.approx(100.0)
     with pytest.raises(ValueError, match="fixed"):
-        kl.joint_pid_update_doc001(1.0, 1e-3, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, fixed=("typo",))
+        kl.doc001.joint_pid_update(1.0, 1e-3, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, fixed=("typo",))
     with pytest.raises(ValueError, match="dt"):
-        kl.joint_pid_update_doc001(1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0)
+        kl.doc001.joint_pid_update(1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0)
 
 
 # ---------------------------------------------------------------------------------------- plants

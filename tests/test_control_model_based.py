@@ -274,13 +274,13 @@ def test_document_rules_of_thumb_for_delay_and_task_force():
     """Read as natural frequencies, 1/(10 τ) is inside the ζ = 0.7 stability limit ω_n τ_c = 0.737 and
     1/(5 τ) beyond it (as -3 dB bandwidths both are inside: tests/test_bandwidth.py)."""
     tau = 0.01
-    low, high = kl.delay_bandwidth_doc001(tau)
+    low, high = kl.doc001.delay_bandwidth(tau)
     assert (low, high) == pytest.approx((10.0, 20.0))
     assert kl.critical_delay(2 * np.pi * low, 0.7) > tau > kl.critical_delay(2 * np.pi * high, 0.7)
     arm = kl.TwoLinkArm()
     q = np.radians([30.0, 60.0])
     M, J, tau_j = arm.mass_matrix(q), arm.jacobian(q), np.array([3.0, -1.0])
-    np.testing.assert_allclose(kl.task_force_doc003(J, tau_j), kl.dynamically_consistent_inverse(M, J).T @ tau_j,
+    np.testing.assert_allclose(kl.doc003.task_force(J, tau_j), kl.dynamically_consistent_inverse(M, J).T @ tau_j,
                                atol=1e-12)
     with pytest.raises(ValueError, match="J"):
-        kl.task_force_doc003(np.ones((2, 3)), np.zeros(3))
+        kl.doc003.task_force(np.ones((2, 3)), np.zeros(3))

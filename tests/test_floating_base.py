@@ -89,7 +89,7 @@ def test_integrate_and_difference_match_pinocchio(pair):
     worst = 0.0
     for q, v in states(ours):
         for dt in (0.3, 1.0, -0.7):
-            q1 = kl.integrate(ours, q, v, dt)
+            q1 = kl.integrate_configuration(ours, q, v, dt)
             q1_ref = pin.integrate(ref, to_pin_vector(ours, ref, q, "q"), to_pin_vector(ours, ref, v * dt, "v"))
             worst = max(worst, rel_err(to_pin_vector(ours, ref, q1, "q"), q1_ref))
             d = kl.difference(ours, q, q1)
@@ -104,7 +104,7 @@ def test_difference_inverts_integrate(pair):
     rng = np.random.default_rng(7)
     for q0, _ in states(ours, seed=3):
         q1 = kl.random_configuration(ours, rng)
-        q = kl.integrate(ours, q0, kl.difference(ours, q0, q1))
+        q = kl.integrate_configuration(ours, q0, kl.difference(ours, q0, q1))
         # the same configuration: a quaternion and its negative are the same rotation
         sign = np.sign(q[3:7] @ q1[3:7])
         assert np.allclose(np.r_[q[:3], sign * q[3:7], q[7:]], q1, atol=1e-10)
@@ -115,7 +115,7 @@ def test_quaternion_stays_unit(pair):
     ours, _, _ = pair
     for q, v in states(ours, seed=4):
         for _ in range(50):
-            q = kl.integrate(ours, q, 10.0 * v, 0.1)
+            q = kl.integrate_configuration(ours, q, 10.0 * v, 0.1)
         assert abs(np.linalg.norm(q[3:7]) - 1.0) < 1e-14
 
 
@@ -125,7 +125,7 @@ def test_rate_map_is_the_derivative_of_integrate(pair):
     for q, v in states(ours, seed=5):
         S = kl.configuration_rate_map(ours, q)
         assert S.shape == (ours.nq, ours.nv)
-        fd = (kl.integrate(ours, q, v, h) - kl.integrate(ours, q, v, -h)) / (2 * h)
+        fd = (kl.integrate_configuration(ours, q, v, h) - kl.integrate_configuration(ours, q, v, -h)) / (2 * h)
         assert np.allclose(S @ v, fd, atol=1e-7 * max(1.0, np.abs(fd).max()))
 
 
@@ -203,7 +203,7 @@ def test_com_jacobian_finite_differences():
     model = kl.random_tree_model(5, np.random.default_rng(3), floating_base=True)
     q, v = next(states(model, seed=10))
     h = 1e-6
-    fd = (kl.center_of_mass(model, kl.integrate(model, q, v, h)) - kl.center_of_mass(model, kl.integrate(model, q, v, -h))) / (2 * h)
+    fd = (kl.center_of_mass(model, kl.integrate_configuration(model, q, v, h)) - kl.center_of_mass(model, kl.integrate_configuration(model, q, v, -h))) / (2 * h)
     assert np.allclose(kl.com_jacobian(model, q) @ v, fd, atol=1e-7)
 
 
@@ -258,7 +258,7 @@ def test_bad_quaternion_is_refused():
     model = kl.satellite_arm_model(0.3)
     q = kl.neutral_configuration(model)
     q[6] = 0.9
-    for fn in (lambda: kl.integrate(model, q, np.zeros(model.nv)), lambda: kl.configuration_rate_map(model, q),
+    for fn in (lambda: kl.integrate_configuration(model, q, np.zeros(model.nv)), lambda: kl.configuration_rate_map(model, q),
                lambda: kl.com_jacobian(model, q), lambda: kl.centroidal_inertia(model, q)):
         with pytest.raises(ValueError, match=r"q\[3:7\].*unit quaternion"):
             fn()

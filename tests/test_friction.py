@@ -95,7 +95,7 @@ def test_reflected_inertia_conserves_kinetic_energy():
     r = kl.reflected_inertia(J_m, J_l, n)
     assert 0.5 * r.motor_side * (n * w_l) ** 2 == pytest.approx(energy)
     assert 0.5 * r.load_side * w_l**2 == pytest.approx(energy)
-    as_written = kl.reflected_inertia_energy_doc002(J_m, J_l, n)
+    as_written = kl.doc002.reflected_inertia_energy(J_m, J_l, n)
     assert as_written == pytest.approx(n**2 * J_m) and as_written != pytest.approx(r.motor_side)
     assert kl.M3508_RATIO == pytest.approx(19.2032, abs=1e-4)
 
@@ -125,9 +125,9 @@ def test_armature_matches_pinocchio():
 
 def test_lugre_as_written_is_only_the_state_equation():
     model = lugre()
-    assert kl.lugre_doc001(1e-5, 0.05, model.sigma0, model.g) == pytest.approx(model.z_rate(1e-5, 0.05))
+    assert kl.doc001.lugre(1e-5, 0.05, model.sigma0, model.g) == pytest.approx(model.z_rate(1e-5, 0.05))
     with pytest.raises(ValueError, match="g must"):
-        kl.lugre_doc001(0.0, 0.1, 1e4, None)
+        kl.doc001.lugre(0.0, 0.1, 1e4, None)
 
 
 def test_bad_input_raises_value_error_naming_the_argument():

@@ -74,8 +74,19 @@ def _alarm(signum, frame):
 # ---------------------------------------------------------------- discovery and valid calls
 
 
+def _get(name: str):
+    """kl.name, or kl.docNNN.name for a documents' namespace name 'docNNN.name'."""
+    obj = kl
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
 def public_callables() -> list[str]:
-    return [n for n in kl.__all__ if callable(getattr(kl, n))]
+    names = [n for n in kl.__all__ if callable(getattr(kl, n))]
+    names += [f"{ns}.{n}" for ns in kl.documents.NAMESPACES for n in getattr(kl, ns).__all__
+              if callable(getattr(getattr(kl, ns), n))]
+    return names
 
 
 @dataclass
@@ -88,7 +99,7 @@ class Spec:
     result_shape: object = None
 
     def call(self, override: dict | None = None):
-        fn = getattr(kl, self.name)
+        fn = _get(self.name)
         values = {k: a.value for k, a in self.args.items()}
         values.update(override or {})
         params = inspect.signature(fn).parameters
@@ -120,7 +131,7 @@ class CannotBuild(Exception):
 
 def _parameters(name: str) -> dict:
     try:
-        return dict(inspect.signature(getattr(kl, name)).parameters)
+        return dict(inspect.signature(_get(name)).parameters)
     except (TypeError, ValueError):
         return {}
 
@@ -218,7 +229,7 @@ def build_specs(name: str) -> list[Spec]:
             break
     if not specs:
         raise CannotBuild(
-            f"cannot build a valid call of kl.{name}{inspect.signature(getattr(kl, name))}:\n  "
+            f"cannot build a valid call of kl.{name}{inspect.signature(_get(name))}:\n  "
             + "\n  ".join(errors)
             + f"\nAdd an entry to EXAMPLES in tests/fuzz_examples.py, e.g.\n    {name!r}: [dict(param=value, ...)],\n"
             "(or name its parameters like the existing builders: model, q, v, a, robot, R, T, dt ...; "

@@ -171,7 +171,7 @@ def singular_via_manipulability(q, L, task):
 
 def singular_via_document(q, L, task):
     J = kl.geometric_jacobian(kl.planar_arm(L), q)
-    return kl.is_singular_doc002(J[[0, 1, 5]] if task == "pose" else J[:2] @ J[:2].T, tol=1e-12)
+    return kl.doc002.is_singular(J[[0, 1, 5]] if task == "pose" else J[:2] @ J[:2].T, tol=1e-12)
 
 
 def dls_reference(q, target, L1, L2, damping):
@@ -221,7 +221,7 @@ def mass_via_rnea(theta, m1, m2, l1, l2):
 
 
 def mass_via_document(theta, m1, m2, l1, l2):
-    return E_INV.T @ kl.crba_doc000(rods(m1, m2, l1, l2), E_INV @ theta, fixed=("max",)) @ E_INV
+    return E_INV.T @ kl.doc000.crba(rods(m1, m2, l1, l2), E_INV @ theta, fixed=("max",)) @ E_INV
 
 
 def mass_via_private_engine(theta, m1, m2, l1, l2):
@@ -229,13 +229,13 @@ def mass_via_private_engine(theta, m1, m2, l1, l2):
     return E_INV.T @ algorithms._crba(rods(m1, m2, l1, l2), E_INV @ theta) @ E_INV
 
 
-def christoffel_reference(dM, qd):
-    return kl.christoffel_matrix(dM, qd)
+def christoffel_reference(dM, v):
+    return kl.christoffel_matrix(dM, v)
 
 
-def christoffel_via_module(dM, qd):
+def christoffel_via_module(dM, v):
     from kinematics_lib.dynamics import lagrange
-    return lagrange.christoffel_matrix(dM, qd)
+    return lagrange.christoffel_matrix(dM, v)
 
 
 def rk4_reference(t, x, h):
@@ -305,8 +305,8 @@ def minv_via_batch_aba_of_crba(model, q):
 def minv_via_document(model, q):
     """Document 000's ABA with its error fixed, column by column."""
     zero = np.zeros(model.nv)
-    a0 = kl.aba_doc000(model, q, zero, zero, fixed=("p",))
-    return np.column_stack([kl.aba_doc000(model, q, zero, e, fixed=("p",)) - a0 for e in np.eye(model.nv)])
+    a0 = kl.doc000.aba(model, q, zero, zero, fixed=("p",))
+    return np.column_stack([kl.doc000.aba(model, q, zero, e, fixed=("p",)) - a0 for e in np.eye(model.nv)])
 
 
 def minv_via_private_engine(model, q):
@@ -366,7 +366,7 @@ def zmp_via_cmp(h, xdd, g):
 
 
 def zmp_via_document(h, xdd, g):
-    return kl.zmp_stability_exercise_3_2_doc000(h, xdd, 1.0, g=g)[0]
+    return kl.doc000.zmp_stability_exercise_3_2(h, xdd, 1.0, g=g)[0]
 
 
 def derived_zmp_via_zmp(p_com, a_com, mass, dL, g0):
@@ -408,7 +408,7 @@ def ag_via_private_engine(model, q):
 
 def quat_via_integrate(quat, omega, dt):
     free = kl.random_tree_model(1, np.random.default_rng(0), floating_base=True)
-    return kl.integrate(free, np.r_[0.0, 0.0, 0.0, quat], np.r_[0.0, 0.0, 0.0, omega], dt)[3:]
+    return kl.integrate_configuration(free, np.r_[0.0, 0.0, 0.0, quat], np.r_[0.0, 0.0, 0.0, omega], dt)[3:]
 
 
 def quat_via_exp_and_product(quat, omega, dt):
@@ -569,7 +569,7 @@ def estimate_reference(model, q, feet, tau_measured):
 
 def estimate_via_document(model, q, feet, tau_measured):
     J = kl.contact_jacobian(model, q, feet)[:, 6:]
-    return -kl.contact_force_estimate_doc000(J, tau_measured, kl.gravity_torque(model, q)[6:]).reshape(len(feet), 3)
+    return -kl.doc000.contact_force_estimate(J, tau_measured, kl.gravity_torque(model, q)[6:]).reshape(len(feet), 3)
 
 
 # ch 9 -- wheel row, chassis matrix, flipped wheel
@@ -598,13 +598,13 @@ def flipped_reference(poses, dt, v_cmd, half_length, half_width, wheel_radius):
 
 
 def flipped_via_module(poses, dt, v_cmd, half_length, half_width, wheel_radius):
-    from kinematics_lib.mobile import mecanum
-    return mecanum.identify_flipped_wheel(poses, dt, v_cmd, half_length, half_width, wheel_radius)
+    from kinematics_lib.mobile import sign_check
+    return sign_check.identify_flipped_wheel(poses, dt, v_cmd, half_length, half_width, wheel_radius)
 
 
 # ch 10 -- JointPID update, PD gains, task-space inertia
 def pid_via_document(err, dt, gravity_ff, i_term, prev_err, kp, ki, kd, i_limit):
-    return kl.joint_pid_update_doc001(err, dt, gravity_ff, i_term, prev_err, kp, ki, kd, i_limit, fixed=("sign",))
+    return kl.doc001.joint_pid_update(err, dt, gravity_ff, i_term, prev_err, kp, ki, kd, i_limit, fixed=("sign",))
 
 
 def gains_reference(omega_n, zeta):
@@ -709,7 +709,7 @@ def impedance_via_document(q, v, x_d, K, D):
     """Document 001's snippet with a world-aligned J written by hand and the arm's gravity."""
     arm = kl.TwoLinkArm()
     J = arm.jacobian(q)
-    return kl.cartesian_impedance_doc001(J, x_d - arm.tip(q), -(J @ v), np.full(2, K), np.full(2, D), arm.gravity(q))
+    return kl.doc001.cartesian_impedance(J, x_d - arm.tip(q), -(J @ v), np.full(2, K), np.full(2, D), arm.gravity(q))
 
 
 def bandwidth_reference(omega_n, zeta):
@@ -781,7 +781,7 @@ def lugre_force_via_rate(z, v, sigma0, sigma1, sigma2, f_c, f_s, v_s):
 
 def lugre_force_via_document(z, v, sigma0, sigma1, sigma2, f_c, f_s, v_s):
     g = lambda u: f_c + (f_s - f_c) * np.exp(-(u / v_s) ** 2)   # noqa: E731 (the document needs g)
-    return sigma0 * z + sigma1 * kl.lugre_doc001(z, v, sigma0, g) + sigma2 * v
+    return sigma0 * z + sigma1 * kl.doc001.lugre(z, v, sigma0, g) + sigma2 * v
 
 
 def lugre_steady_via_class(v, sigma2, f_c, f_s, v_s):
@@ -820,10 +820,10 @@ def regressor_via_documents(q, qd, qdd, l1, l2, g):
     """Documents 000 and 001's RNEA with every error fixed (one per column, to use both)."""
     def model(m1, m2):
         return kl.planar_chain_model([l1, l2], [m1, m2], gravity=(0.0, -g, 0.0))
-    tau0 = [kl.rnea_doc000(model(1.0, 1.0), q, qd, qdd, fixed=("z", "F", "n")),
-            kl.rnea_doc001(model(1.0, 1.0), q, qd, qdd, fixed=("R", "omega", "alpha", "a_c", "f", "n"))]
-    return np.column_stack([kl.rnea_doc000(model(2.0, 1.0), q, qd, qdd, fixed=("z", "F", "n")) - tau0[0],
-                            kl.rnea_doc001(model(1.0, 2.0), q, qd, qdd,
+    tau0 = [kl.doc000.rnea(model(1.0, 1.0), q, qd, qdd, fixed=("z", "F", "n")),
+            kl.doc001.rnea(model(1.0, 1.0), q, qd, qdd, fixed=("R", "omega", "alpha", "a_c", "f", "n"))]
+    return np.column_stack([kl.doc000.rnea(model(2.0, 1.0), q, qd, qdd, fixed=("z", "F", "n")) - tau0[0],
+                            kl.doc001.rnea(model(1.0, 2.0), q, qd, qdd,
                                            fixed=("R", "omega", "alpha", "a_c", "f", "n")) - tau0[1]])
 
 
@@ -849,7 +849,7 @@ def identify_via_own_lstsq_on_library_regressor(q, qd, qdd, tau, sigma, l1, l2, 
 def identify_via_document(q, qd, qdd, tau, sigma, l1, l2, g):
     s = np.asarray(sigma)
     W = _W(q, qd, qdd, l1, l2, g) / s[None, :, None]
-    return np.asarray(kl.identify_doc001(list(W), list(np.asarray(tau) / s), lam=0.0)[0], dtype=float)
+    return np.asarray(kl.doc001.identify(list(W), list(np.asarray(tau) / s), lam=0.0)[0], dtype=float)
 
 
 def catch_and_retry(route):

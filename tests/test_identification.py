@@ -275,11 +275,11 @@ def test_ridge_shrinks_and_handles_rank_deficiency(two_link_data):
 def test_document_identify_is_unweighted_absolute_and_pooled(two_link_data):
     W, tau, theta = two_link_data
     Y_list, tau_list = list(W), list(tau)
-    pi, rms = kl.identify_doc001(Y_list, tau_list, lam=0.0)
+    pi, rms = kl.doc001.identify(Y_list, tau_list, lam=0.0)
     res = kl.identify_parameters(W, tau)
     assert np.allclose(pi, res.params, atol=1e-8)  # unweighted: the same as ordinary LS
     noisy = tau + np.random.default_rng(0).normal(size=tau.shape) * np.array([0.5, 0.01])
-    _, rms_doc = kl.identify_doc001(Y_list, list(noisy), lam=0.0)
+    _, rms_doc = kl.doc001.identify(Y_list, list(noisy), lam=0.0)
     fit = kl.identify_parameters(W, noisy).fit
     assert rms_doc == pytest.approx(np.sqrt(np.mean(fit.rms**2)))  # one pooled absolute number
     assert fit.relative[0] != pytest.approx(fit.relative[1], rel=0.5)  # per joint they differ

@@ -104,7 +104,7 @@ def test_proprioceptive_estimate_recovers_the_forces(anymal):
     F_hat = kl.contact_force_estimate(anymal, q, FEET, tau)
     assert np.abs(F_hat - F).max() < 1e-8
     J_j = kl.contact_jacobian(anymal, q, FEET)[:, 6:]
-    doc = kl.contact_force_estimate_doc000(J_j, tau, kl.gravity_torque(anymal, q)[6:])
+    doc = kl.doc000.contact_force_estimate(J_j, tau, kl.gravity_torque(anymal, q)[6:])
     assert np.abs(doc.reshape(-1, 3) + F).max() < 1e-8  # the document's formula: the force on the ground
 
 

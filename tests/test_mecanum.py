@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.mobile.mecanum import MECANUM_ORDER, RollerWheel
+from kinematics_lib.mobile.wheels import MECANUM_ORDER, RollerWheel
 
 RNG_SEED = 7
 
@@ -245,9 +245,9 @@ def test_simulate_odometry_is_seeded_and_exact_without_errors():
     H = kl.mecanum_matrix(0.2, 0.15, 0.076)
     t = np.arange(500) * 0.01
     V = np.column_stack([0.6 + 0 * t, 0.2 * np.sin(t), 0.4 * np.cos(0.5 * t)])
-    r1, r2 = kl.simulate_odometry(V, 0.01, H, seed=3), kl.simulate_odometry(V, 0.01, H, seed=3)
+    r1, r2 = kl.simulate_odometry(H, V, dt=0.01, seed=3), kl.simulate_odometry(H, V, dt=0.01, seed=3)
     np.testing.assert_array_equal(r1.true, r2.true)
-    exact = kl.simulate_odometry(V, 0.01, H, slip_std=0.0, slip_bias_std=0.0, gyro_bias=0.0, gyro_noise=0.0)
+    exact = kl.simulate_odometry(H, V, dt=0.01, slip_std=0.0, slip_bias_std=0.0, gyro_bias=0.0, gyro_noise=0.0)
     np.testing.assert_allclose(exact.wheel, exact.true, atol=1e-12)
     np.testing.assert_allclose(exact.fused, exact.true, atol=1e-9)
 
@@ -257,7 +257,7 @@ def test_imu_yaw_fusion_beats_wheel_odometry_on_most_seeds():
     t = np.arange(2000) * 0.01
     V = np.column_stack([0.6 + 0 * t, 0.3 * np.sin(0.4 * t), 0.3 * np.cos(0.2 * t)])
     wins = sum(r.position_error("fused").max() < r.position_error("wheel").max()
-               for r in (kl.simulate_odometry(V, 0.01, H, seed=s) for s in range(10)))
+               for r in (kl.simulate_odometry(H, V, dt=0.01, seed=s) for s in range(10)))
     assert wins >= 8
 
 
@@ -313,7 +313,7 @@ def test_degree_of_mobility():
     (lambda: kl.chassis_world_to_body([1.0, 0.0], 0.3), "v_world"),
     (lambda: kl.integrate_odometry(np.zeros((5, 3)), 0.0), "dt"),
     (lambda: kl.integrate_odometry(np.zeros((5, 3)), 0.1, yaw=np.zeros(5)), "yaw"),
-    (lambda: kl.odometry_error_rms(np.zeros((5, 3)), 0.1, np.eye(3), []), "seeds"),
+    (lambda: kl.odometry_error_rms(np.eye(3), np.zeros((5, 3)), dt=0.1, seeds=[]), "seeds"),
 ])
 def test_bad_input_raises_value_error_naming_the_argument(call, word):
     with pytest.raises(ValueError, match=word):

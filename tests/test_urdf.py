@@ -102,7 +102,7 @@ def test_missing_file():
 
 def test_unknown_frame(arm_file):
     model = kl.load_urdf(arm_file)
-    with pytest.raises(ValueError, match="link_name"):
+    with pytest.raises(ValueError, match="frame"):
         kl.frame_placement(model, np.zeros(3), "nose")
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.documents.doc000 import leg_ik_doc000
+from kinematics_lib.documents import doc000
 from kinematics_lib.notebook.views import anymal as va
 from kinematics_lib.notebook.widgets import View, interactive_view
 
@@ -88,6 +88,6 @@ def test_workspace_grid_is_leg_ik_and_the_documents_formula_point_by_point(foot)
             p = np.array([x, y, z])
             assert reach[i, j] == kl.leg_ik(model, foot, p).converged, (x, z)
             if reach[i, j] and np.isfinite(err[i, j]):
-                q_doc = leg_ik_doc000(p - g.p_BH, *lengths)
+                q_doc = doc000.leg_ik(p - g.p_BH, *lengths)
                 assert abs(err[i, j] - np.linalg.norm(kl.leg_foot_position(model, foot, q_doc) - p)) < 1e-12
     assert 0.2 < reach.mean() < 0.95 and np.isfinite(err).any()

@@ -64,9 +64,7 @@ def test_wall_view_delay_and_stiffness_destabilise_impedance():
     assert "settled" in vc.wall_contact_view(wall_stiffness=1e3, delay_ms=5).text.split(";")[0]
 
 
-# -- the float loops of the views (kinematics_lib.control._float_loop) against the checked library --
-
-from kinematics_lib.control import _float_loop as fl  # noqa: E402
+# -- the document's PID on floats (the view's shortcut) against the document's function run as a law --
 
 
 def _same(fast, ref, atol=1e-9):
@@ -79,47 +77,3 @@ def _same(fast, ref, atol=1e-9):
 def test_document_pid_on_floats_is_the_document_run(fixed):
     fast, ref = vc._doc_pid_response(120.0, 7.5, fixed=fixed, dt=2e-3), vc.doc_pid_run(120.0, 7.5, fixed=fixed, dt=2e-3)
     _same(fast, ref, atol=1e-9 * np.abs(ref.q).max())
-
-
-@pytest.mark.parametrize("limit", [np.inf, 1.5])
-def test_pid_on_floats_is_pid_controller_with_saturation(limit):
-    law = kl.pid_controller(kl.PID(kp=100.0, ki=250.0, kd=20.0, i_limit=limit), kl.constant_reference([1.0]), 2e-3)
-    ref = kl.simulate_sampled(kl.JointInertia(1.0), law, [0.0], [0.0], 3.0, 2e-3, tau_limit=15.0)
-    fast = fl.simulate(fl.inertia_fd(1.0), fl.pid_law((100.0,), (250.0,), (20.0,), (limit,), 2e-3, fl.constant([1.0])),
-                       (0.0,), (0.0,), 3.0, 2e-3, tau_limit=15.0)
-    _same(fast, ref)
-
-
-def test_arm_pid_and_computed_torque_on_floats_are_the_library_laws():
-    arm, model = kl.TwoLinkArm(payload=1.0), kl.TwoLinkArm(payload=1.0).with_masses(1.3)
-    q0, q_d = np.array([0.5, 2.2]), np.array([0.8, 2.5])
-    ref = kl.simulate_sampled(arm, kl.pid_controller(kl.PID(kp=[200.0, 150.0], ki=[30.0, 0.0], kd=20.0, i_limit=3.0),
-                                                     kl.constant_reference(q_d), 2e-3, gravity=arm.gravity),
-                              q0, [0.0, 0.0], 1.5, 2e-3)
-    law = fl.pid_law((200.0, 150.0), (30.0, 0.0), (20.0, 20.0), (3.0, 3.0), 2e-3, fl.constant(q_d), fl.arm_gravity(arm))
-    _same(fl.simulate(fl.arm_fd(arm), law, q0, (0.0, 0.0), 1.5, 2e-3), ref)
-    args = ([0.4, 1.0], [0.5, 0.4], [3.0, 4.0])
-    ct = kl.computed_torque_controller(model, kl.sine_reference(*args), 400.0, 40.0)
-    ref = kl.simulate_sampled(arm, ct, [0.5, 0.9], [0.0, 0.0], 2.0, 2e-3)
-    fast = fl.simulate(fl.arm_fd(arm), fl.computed_torque_law(model, fl.sine(*args), 400.0, 40.0), (0.5, 0.9),
-                       (0.0, 0.0), 2.0, 2e-3)
-    _same(fast, ref)
-
-
-@pytest.mark.parametrize("controller, delay", [("impedance", 0), ("impedance", 3), ("admittance", 2)])
-def test_wall_contact_on_floats_is_simulate_wall_contact(controller, delay):
-    arm, wall, dt, K = kl.TwoLinkArm(), kl.Wall(1.5, 2e4, 10.0), 1e-3, 800.0
-    if controller == "impedance":
-        law, fast_law = (kl.impedance_controller(arm, vc.X_TARGET, K, 2.0 * np.sqrt(K)),
-                         fl.impedance_law(arm, vc.X_TARGET, K, 2.0 * np.sqrt(K)))
-    else:
-        law = kl.admittance_controller(arm, vc.X_TARGET, 2.0, 2.0 * np.sqrt(2.0 * K), K, dt, wall.sensor(arm))
-        fast_law = fl.admittance_law(arm, wall, vc.X_TARGET, 2.0, 2.0 * np.sqrt(2.0 * K), K, dt)
-    ref = kl.simulate_wall_contact(arm, law, wall, vc.Q_START, [0.0, 0.0], 0.6, dt, delay_steps=delay, substeps=2)
-    sim = fl.simulate(fl.arm_fd(arm), fast_law, vc.Q_START, (0.0, 0.0), 0.6, dt, delay_steps=delay,
-                      ext=fl.wall_torque(arm, wall), substeps=2)
-    x, F = fl.wall_run(arm, wall, sim)
-    assert sim.status == ref.status
-    for fast, slow in ((sim.q, ref.q), (x, ref.x), (F, ref.force)):
-        np.testing.assert_allclose(fast, slow, rtol=1e-9, atol=1e-9)
-    assert np.abs(ref.force).max() > 1.0  # the tip did reach the wall

@@ -58,7 +58,7 @@ def test_yaw_compensation_view_directions():
 def test_odometry_views_run_and_report():
     v = vm.odometry_drift_view(duration=10.0)
     assert "largest over the run" in v.text
-    t, rw, rf = kl.odometry_error_rms(vm.patrol_twists(8.0), 0.01, kl.mecanum_matrix(vm.A, vm.B, vm.R), range(3))
+    t, rw, rf = kl.odometry_error_rms(kl.mecanum_matrix(vm.A, vm.B, vm.R), vm.patrol_twists(8.0), dt=0.01, seeds=range(3))
     s = vm.drift_statistics_view(t, rw, rf, 3)
     assert s.text.count("RMS error") == 4
     assert f"{rw[-1]:.3f}" in s.text.splitlines()[-1]

@@ -66,7 +66,7 @@ def test_dynamics_and_contact_residuals(n_faces):
     # contact: the feet's accelerations vanish, checked by a second difference of their positions along
     # q(t) = q ⊕ (t v + t²/2 a) (independent of the QP's own J̇_c v)
     hstep = 1e-3
-    P = [_feet_positions(kl.integrate(m, q, s * hstep * v + 0.5 * (s * hstep) ** 2 * r.a)) for s in (-1.0, 0.0, 1.0)]
+    P = [_feet_positions(kl.integrate_configuration(m, q, s * hstep * v + 0.5 * (s * hstep) ** 2 * r.a)) for s in (-1.0, 0.0, 1.0)]
     foot_acc = (P[0] - 2.0 * P[1] + P[2]) / hstep ** 2
     assert np.abs(foot_acc).max() < 1e-4  # the O(h²) of the difference; a wrong J̇v gives ~0.1 m/s²
     assert r.contact_residual <= 1e-8 and r.dynamics_residual <= 1e-8
@@ -155,7 +155,7 @@ def test_soft_tasks_track_commanded_accelerations():
     r = kl.whole_body_qp(m, q, v, FEET, n_faces=None, com_acceleration=a_des, base_angular_acceleration=w_des,
                          strict=True)
     hstep = 1e-4
-    Jp, Jm = (kl.com_jacobian(m, kl.integrate(m, q, s * hstep * v)) for s in (1.0, -1.0))
+    Jp, Jm = (kl.com_jacobian(m, kl.integrate_configuration(m, q, s * hstep * v)) for s in (1.0, -1.0))
     acc = kl.com_jacobian(m, q) @ r.a + (Jp - Jm) @ v / (2 * hstep)
     assert np.abs(acc - a_des).max() < 1e-5
     R = kl.quat_to_matrix(q[3:7])

@@ -5,6 +5,7 @@ Imports only ``geometry``.
 """
 
 from . import dh, symbolic, kinematics, ik, gimbal, robots, trajectories, poe
+from . import shared  # noqa: F401 (lower-layer names for the layers above; not in kl.*)
 from .dh import *  # noqa: F401,F403
 from .symbolic import *  # noqa: F401,F403
 from .kinematics import *  # noqa: F401,F403

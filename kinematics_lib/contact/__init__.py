@@ -5,6 +5,7 @@ Imports ``geometry``, ``arms`` and ``dynamics``.
 """
 
 from . import cones, constrained, distribution, floating, lcp, mechanisms, time_stepping
+from . import shared  # noqa: F401 (lower-layer names for the layers above; not in kl.*)
 from .cones import *  # noqa: F401,F403
 from .constrained import *  # noqa: F401,F403
 from .distribution import *  # noqa: F401,F403

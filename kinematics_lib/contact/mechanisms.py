@@ -17,7 +17,7 @@ import numpy as np
 from .. import _validate as check
 
 __all__ = ["FourBar", "four_bar_constraint", "four_bar_configuration", "simulate_four_bar",
-           "FourBarRun", "unicycle_path", "parallel_parking_controls"]
+           "FourBarRun", "unicycle_path"]
 
 MAX_STEPS = 200_000   # rows of unicycle controls
 MAX_SIM_STEPS = 1500  # RK4 steps of simulate_four_bar
@@ -234,17 +234,3 @@ def unicycle_path(pose0, controls, dt) -> np.ndarray:
             pose = np.array([x + v / w * (np.sin(th1) - np.sin(th)), y - v / w * (np.cos(th1) - np.cos(th)), th1])
         out[i + 1] = pose
     return check.finite_result(out, "poses", "controls or dt")
-
-
-def parallel_parking_controls(speed=0.5, turn=1.0, duration=1.0, n=50) -> np.ndarray:
-    """Controls (4 n, 2) of a parallel-parking manoeuvre: forward-left, forward-right, back-right, back-left.
-
-    Each phase lasts ``duration`` [s] in n steps at |v| = speed [m/s], |omega| = turn [rad/s].
-    The four arcs return the heading to its start and leave a pure sideways displacement: the
-    nonholonomic constraint forbids sideways velocity, not sideways position.
-    """
-    speed, turn = check.positive(speed, "speed"), check.positive(turn, "turn")
-    duration = check.positive(duration, "duration")
-    n = check.integer(n, "n", 1, MAX_STEPS // 4)
-    phases = [(speed, turn), (speed, -turn), (-speed, -turn), (-speed, turn)]
-    return np.repeat(np.array(phases, dtype=float), n, axis=0)

@@ -27,6 +27,7 @@ import numpy as np
 
 from .. import _validate as check
 from .plants import TwoLinkArm
+from ._kernel import checked_floats, make_external, make_law
 from .simulation import simulate_sampled
 
 __all__ = ["Wall", "impedance_controller", "admittance_controller", "simulate_wall_contact", "WallContactRun",
@@ -54,11 +55,13 @@ class Wall:
         check.positive(self.stiffness, "stiffness")
         check.nonnegative(self.damping, "damping")
 
+    def _fx(self, x: float, xdot: float) -> float:
+        """F_x on floats, unchecked (the kernel of :meth:`force`)."""
+        delta = x - self.position
+        return 0.0 if delta <= 0.0 else -max(0.0, self.stiffness * delta + self.damping * xdot)
+
     def _force(self, x, xdot):
-        delta = x[0] - self.position
-        if delta <= 0.0:
-            return np.zeros(2)
-        return np.array([-max(0.0, self.stiffness * delta + self.damping * xdot[0]), 0.0])
+        return np.array([self._fx(x[0], xdot[0]), 0.0])
 
     def force(self, x, xdot) -> np.ndarray:
         """F_ext (2,) N on the tip at position x (2,) m and velocity ẋ (2,) m/s."""
@@ -67,7 +70,11 @@ class Wall:
     def sensor(self, arm: TwoLinkArm) -> Callable:
         """An ideal force sensor ``force(q, v) -> F_ext`` (2,) for this wall and arm."""
         arm = _arm(arm)
-        return lambda q, v: self._force(arm.tip(q), arm.jacobian(q) @ v)
+
+        def kernel(q, v):
+            x, J = arm._tip_jacobian(q)
+            return (self._fx(x[0], J[0][0] * v[0] + J[0][1] * v[1]), 0.0)
+        return make_external(kernel, 2)
 
 
 def _arm(arm) -> TwoLinkArm:
@@ -111,10 +118,15 @@ def impedance_controller(arm: TwoLinkArm, x_d, K, D, *, inertia=None, force: Cal
     x_d = check.vector(x_d, 2, "x_d")
     K, D = _task_gain(K, "K"), _task_gain(D, "D")
     if inertia is None:
-        def law(t, q, v):
-            J = arm.jacobian(q)
-            return J.T @ (K * (x_d - arm.tip(q)) - D * (J @ v)) + arm.gravity(q)
-        return law
+        (xd1, xd2), (k1, k2), (d1, d2) = (tuple(a.tolist()) for a in (x_d, K, D))
+
+        def kernel(t, q, v):
+            x, J = arm._tip_jacobian(q)
+            F1 = k1 * (xd1 - x[0]) - d1 * (J[0][0] * v[0] + J[0][1] * v[1])
+            F2 = k2 * (xd2 - x[1]) - d2 * (J[1][0] * v[0] + J[1][1] * v[1])
+            g1, g2 = arm._gravity(q)
+            return (J[0][0] * F1 + J[1][0] * F2 + g1, J[0][1] * F1 + J[1][1] * F2 + g2)
+        return make_law(kernel, 2)
     Md = _task_gain(inertia, "inertia")
     if np.any(Md <= 0.0):
         raise check.InputError(f"inertia must be positive, got {inertia!r}")
@@ -148,19 +160,24 @@ def admittance_controller(arm: TwoLinkArm, x_d, M, D, K, dt, force: Callable, *,
         raise check.InputError(f"M must be positive (the admittance's virtual mass), got {M!r}")
     Kp, Kd = _task_gain(Kp, "Kp"), _task_gain(Kd, "Kd")
     dt = check.positive(dt, "dt")
-    sensor = _sensor(force)
-    state = {"x": np.zeros(2), "v": np.zeros(2)}
+    if not callable(force):
+        raise check.InputError("force must be a callable force(q, v) -> F_ext (2,) N, e.g. wall.sensor(arm)")
+    sensor = getattr(force, "kernel", None) or (lambda q, v: checked_floats(force(np.array(q), np.array(v)), 2, "force"))
+    xd, Mf, Df, Kf, Kp, Kd = (tuple(a.tolist()) for a in (x_d, Mf, Df, Kf, Kp, Kd))
+    state = [(0.0, 0.0), (0.0, 0.0)]  # x_c, ẋ_c
 
-    def law(t, q, v):
-        F_ext = sensor(q, v)
-        xc, vc = state["x"], state["v"]
-        vc = vc + dt * (F_ext - Df * vc - Kf * xc) / Mf
-        xc = xc + dt * vc
-        state["x"], state["v"] = xc, vc
-        J = arm.jacobian(q)
-        return J.T @ (Kp * (x_d + xc - arm.tip(q)) + Kd * (vc - J @ v)) + arm.gravity(q)
+    def kernel(t, q, v):
+        F = sensor(q, v)
+        xc, vc = state
+        vc = tuple(vc[i] + dt * (F[i] - Df[i] * vc[i] - Kf[i] * xc[i]) / Mf[i] for i in (0, 1))
+        xc = tuple(xc[i] + dt * vc[i] for i in (0, 1))
+        state[0], state[1] = xc, vc
+        x, J = arm._tip_jacobian(q)
+        P = [Kp[i] * (xd[i] + xc[i] - x[i]) + Kd[i] * (vc[i] - (J[i][0] * v[0] + J[i][1] * v[1])) for i in (0, 1)]
+        g1, g2 = arm._gravity(q)
+        return (J[0][0] * P[0] + J[1][0] * P[1] + g1, J[0][1] * P[0] + J[1][1] * P[1] + g2)
 
-    return law
+    return make_law(kernel, 2)
 
 
 @dataclass(frozen=True)
@@ -192,14 +209,19 @@ def simulate_wall_contact(arm: TwoLinkArm, law: Callable, wall: Wall, q0, v0, t_
     if not isinstance(wall, Wall):
         raise check.InputError(f"wall must be a kl.Wall, got {check.describe(wall)}")
     def external(q, v):
-        J = arm.jacobian(q)
-        return J.T @ wall._force(arm.tip(q), J @ v)
+        x, J = arm._tip_jacobian(q)
+        fx = wall._fx(x[0], J[0][0] * v[0] + J[0][1] * v[1])
+        return (J[0][0] * fx, J[0][1] * fx)
 
-    run = simulate_sampled(arm, law, q0, v0, t_final, dt, delay_steps=delay_steps, external=external,
-                           substeps=substeps)
-    x = np.array([arm.tip(q) for q in run.q])
-    F = np.array([wall._force(xk, arm.jacobian(qk) @ vk) for xk, qk, vk in zip(x, run.q, run.v)])
-    return WallContactRun(run.t, run.q, x, F.reshape(-1, 2), run.status, run.message)
+    run = simulate_sampled(arm, law, q0, v0, t_final, dt, delay_steps=delay_steps,
+                           external=make_external(external, 2), substeps=substeps)
+    q1, q12 = run.q[:, 0], run.q[:, 0] + run.q[:, 1]  # the tip and the wall's force at every sample, at once
+    x = np.stack([arm.l1 * np.cos(q1) + arm.l2 * np.cos(q12), arm.l1 * np.sin(q1) + arm.l2 * np.sin(q12)], axis=1)
+    xdot = (-arm.l1 * np.sin(q1) - arm.l2 * np.sin(q12)) * run.v[:, 0] - arm.l2 * np.sin(q12) * run.v[:, 1]
+    delta = x[:, 0] - wall.position
+    fx = np.where(delta > 0.0, -np.maximum(0.0, wall.stiffness * delta + wall.damping * xdot), 0.0)
+    F = np.stack([fx, np.zeros_like(fx)], axis=1)
+    return WallContactRun(run.t, run.q, x, F, run.status, run.message)
 
 
 def critical_delay(omega_n, zeta) -> float:

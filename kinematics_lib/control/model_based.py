@@ -24,6 +24,7 @@ import numpy as np
 from .. import _validate as check
 from ..dynamics.algorithms import rnea
 from ..dynamics.model import Model
+from ._kernel import checked_floats, floats, make_law, reference_kernel
 from .pid import _gain
 from .plants import TwoLinkArm  # noqa: F401 (the doctests' arm)
 
@@ -83,13 +84,17 @@ def computed_torque_controller(model, reference: Callable, Kp, Kd) -> Callable:
     n, inverse_dynamics = _inverse_dynamics(model)
     if not callable(reference):
         raise check.InputError(f"reference must be a callable reference(t) -> (q_d, v_d, a_d), got {reference!r}")
-    Kp, Kd = _gains(Kp, Kd, n)
+    kp, kd = (floats(g, n) for g in _gains(Kp, Kd, n))
+    ref = reference_kernel(reference, n)
+    id_kernel = getattr(model, "_id", None) or (lambda q, v, a: checked_floats(
+        inverse_dynamics(np.array(q), np.array(v), np.array(a)), n, "inverse_dynamics"))
 
-    def law(t, q, v):
-        q_d, v_d, a_d = reference(t)
-        return inverse_dynamics(q, v, a_d + Kd * (v_d - v) + Kp * (q_d - q))
+    def kernel(t, q, v):
+        q_d, v_d, a_d = ref(t)
+        a = tuple(ad + g * (vd - vj) + p * (qd - qj) for ad, g, vd, vj, p, qd, qj in zip(a_d, kd, v_d, v, kp, q_d, q))
+        return id_kernel(q, v, a)
 
-    return law
+    return make_law(kernel, n)
 
 
 def pd_gains(omega_n, zeta) -> tuple[float, float]:

@@ -25,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from .. import _validate as check
+from ._kernel import floats, function_kernel, reference_kernel
 
 __all__ = ["PID", "pid_poles", "pid_controller"]
 
@@ -65,16 +66,38 @@ class PID:
             self._shape = np.broadcast_shapes(self.kp.shape, self.ki.shape, self.kd.shape, self.i_limit.shape)
         except ValueError:
             raise check.InputError("kp, ki, kd and i_limit must be scalars or vectors of one length") from None
-        self._i = None  # the integral term Ki ∫ e dt (N·m), created at the first step
+        self._per_joint = {}  # n -> the gains as tuples of n floats (kp, ki, kd, i_limit)
+        self._i = None  # the integral term Ki ∫ e dt (N·m) per joint, a tuple of floats after the first step
+        self._scalar = self._shape == ()  # i_term is a float (scalar steps; a loop's update of scalar gains)
 
     @property
     def i_term(self):
         """The integral term Ki ∫ e dt (N·m) after the last step (0 before the first)."""
-        return 0.0 if self._i is None else (float(self._i) if self._i.ndim == 0 else self._i.copy())
+        if self._i is None:
+            return 0.0
+        return self._i[0] if self._scalar and len(self._i) == 1 else np.array(self._i)
 
     def reset(self) -> None:
         """Forget the integral (e.g. when the controller is switched on again)."""
         self._i = None
+
+    def gains(self, n: int) -> tuple:
+        """(kp, ki, kd, i_limit), each a tuple of n floats (the gains broadcast to n joints)."""
+        out = self._per_joint.get(n)
+        if out is None:
+            if self._shape not in ((), (n,)):
+                raise check.InputError(f"the PID has {self._shape[0]} joints, the loop {n}")
+            out = self._per_joint[n] = tuple(tuple(np.broadcast_to(g, (n,)).tolist())
+                                             for g in (self.kp, self.ki, self.kd, self.i_limit))
+        return out
+
+    def update(self, e: tuple, v: tuple, dt: float, v_ref: tuple, ff: tuple) -> tuple:
+        """The PID law on tuples of floats, unchecked (the loops' kernel; :meth:`step` checks):
+        I ← clamp(I + ki e dt, ±i_limit), tau = kp e + I + kd (v_ref − v) + ff per joint."""
+        kp, ki, kd, lim = self.gains(len(e))
+        i_prev = self._i if self._i is not None else (0.0,) * len(e)
+        i = self._i = tuple(min(max(ij + k * ej * dt, -l), l) for ij, k, ej, l in zip(i_prev, ki, e, lim))
+        return tuple(p * ej + ij + d * (vr - vj) + f for p, ej, ij, d, vr, vj, f in zip(kp, e, i, kd, v_ref, v, ff))
 
     def step(self, error, velocity, dt, *, velocity_ref=0.0, feedforward=0.0):
         """One control period: tau = kp e + clamp(I + ki e dt) + kd (velocity_ref - velocity) + feedforward.
@@ -88,8 +111,9 @@ class PID:
             shape = np.broadcast_shapes(e.shape, self._shape) if e.ndim <= 1 else None
         except ValueError:
             shape = None
-        if shape is None or shape != e.shape or (self._i is not None and self._i.shape != e.shape):
-            want = self._i.shape if self._i is not None else (self._shape or "a scalar or (n,)")
+        i_shape = None if self._i is None else (() if self._scalar else (len(self._i),))
+        if shape is None or shape != e.shape or (i_shape is not None and i_shape != e.shape):
+            want = i_shape if i_shape is not None else (self._shape or "a scalar or (n,)")
             raise check.InputError(f"error must have shape {want}, got shape {e.shape}")
         v = self._signal(velocity, "velocity", e.shape)
         v_ref = self._signal(velocity_ref, "velocity_ref", e.shape)
@@ -98,10 +122,10 @@ class PID:
             for x, name in ((e, "error"), (v, "velocity"), (v_ref, "velocity_ref"), (ff, "feedforward")):
                 check._finite(x, name)
         dt = check.positive(dt, "dt")
-        i_prev = 0.0 if self._i is None else self._i
-        self._i = np.minimum(np.maximum(i_prev + self.ki * e * dt, -self.i_limit), self.i_limit)
-        tau = self.kp * e + self._i + self.kd * (v_ref - v) + ff
-        return float(tau) if tau.ndim == 0 else tau
+        n = max(e.size, 1)
+        self._scalar = e.ndim == 0
+        tau = self.update(*(floats(x, n) for x in (e, v)), dt, *(floats(x, n) for x in (v_ref, ff)))
+        return tau[0] if self._scalar else np.array(tau)
 
     @staticmethod
     def _signal(x, name: str, shape: tuple) -> np.ndarray:
@@ -134,18 +158,31 @@ def pid_controller(pid: PID, reference: Callable, dt: float, gravity: Callable |
 
     reference(t) -> (q_d, v_d, a_d); the law is ``pid.step(q_d - q, v, dt, velocity_ref=v_d,
     feedforward=gravity(q))`` (gravity None: no feed-forward). The PID is reset first; dt is the
-    sampling period the law will be called with (s).
+    sampling period the law will be called with (s). The law's ``kernel`` is the same on float
+    tuples (:meth:`PID.update`), the form the simulation loops call.
     """
     if not isinstance(pid, PID):
         raise check.InputError(f"pid must be a PID, got {type(pid).__name__}")
     if not callable(reference) or (gravity is not None and not callable(gravity)):
         raise check.InputError("reference (and gravity, when given) must be callables")
     dt = check.positive(dt, "dt")
+    n = pid._shape[0] if pid._shape else getattr(reference, "nv", None)
     pid.reset()
+    ref = reference_kernel(reference, n) if n is not None else None
+    g = function_kernel(gravity, "gravity")
+
+    def kernel(t, q, v):
+        q_d, v_d, _ = (ref or reference_kernel(reference, len(q)))(t)
+        if len(q_d) != len(q):
+            raise check.InputError(f"reference gives {len(q_d)} joints, the plant has {len(q)}")
+        e = tuple(a - b for a, b in zip(q_d, q))
+        return pid.update(e, v, dt, v_d, g(q) if g is not None else (0.0,) * len(q))
 
     def law(t, q, v):
-        q_d, v_d, _ = reference(t)
-        ff = 0.0 if gravity is None else gravity(q)
-        return pid.step(q_d - q, v, dt, velocity_ref=v_d, feedforward=ff)
+        q = np.atleast_1d(check._array(q, "q"))
+        n_q = q.shape[0]
+        v = check.vector(np.atleast_1d(check._array(v, "v")), n_q, "v")
+        return np.array(kernel(check.scalar(t, "t"), tuple(check.vector(q, n_q, "q").tolist()), tuple(v.tolist())))
 
+    law.kernel = kernel
     return law

@@ -21,6 +21,7 @@ from typing import Callable
 import numpy as np
 
 from .. import _validate as check
+from ._kernel import checked_floats
 from ..dynamics.algorithms import aba, crba, gravity_torque, nonlinear_effects, rnea
 from ..dynamics.builders import planar_chain_model
 from ..dynamics.model import Model
@@ -36,8 +37,13 @@ def _state(x, n: int, name: str) -> np.ndarray:
     return a
 
 
-def _friction(friction, v: np.ndarray) -> np.ndarray | float:
-    return 0.0 if friction is None else np.asarray(friction(v), dtype=float)
+def _friction(friction, v: tuple) -> tuple:
+    """tau_f(v) of a caller's friction function as floats (zeros without one)."""
+    return (0.0,) * len(v) if friction is None else checked_floats(friction(np.array(v)), len(v), "friction")
+
+
+def _floats(x: np.ndarray) -> tuple:
+    return tuple(x.tolist())
 
 
 @dataclass(frozen=True)
@@ -89,7 +95,7 @@ class TwoLinkArm:
         s = check.positive(scale, "scale")
         return TwoLinkArm(self.l1, self.l2, s * self.m1, s * self.m2, s * self.payload, self.g, self.friction)
 
-    # -- the terms, unchecked (the simulations' inner loop) -------------------------------------
+    # -- the terms on float tuples, unchecked (the kernels of the simulation loops) ---------------
     def _M(self, q):
         m2, l1, l2 = self.tip_mass, self.l1, self.l2
         c2 = math.cos(q[1])
@@ -108,9 +114,26 @@ class TwoLinkArm:
     def _fd(self, q, v, tau):
         m11, m12, m22 = self._M(q)
         h1, h2 = self._h(q, v)
-        r = np.asarray(tau, dtype=float) - (h1, h2) - _friction(self.friction, v)
+        r0, r1 = tau[0] - h1, tau[1] - h2
+        if self.friction is not None:
+            f1, f2 = _friction(self.friction, v)
+            r0, r1 = r0 - f1, r1 - f2
         det = m11 * m22 - m12 * m12
-        return np.array([(m22 * r[0] - m12 * r[1]) / det, (m11 * r[1] - m12 * r[0]) / det])
+        return ((m22 * r0 - m12 * r1) / det, (m11 * r1 - m12 * r0) / det)
+
+    def _gravity(self, q):
+        return self._h(q, (0.0, 0.0))
+
+    def _id(self, q, v, a):
+        m11, m12, m22 = self._M(q)
+        h1, h2 = self._h(q, v)
+        return (m11 * a[0] + m12 * a[1] + h1, m12 * a[0] + m22 * a[1] + h2)
+
+    def _tip_jacobian(self, q):
+        """(x, J): the tip position and Jacobian as float tuples."""
+        l1, l2 = self.l1, self.l2
+        s1, c1, s12, c12 = math.sin(q[0]), math.cos(q[0]), math.sin(q[0] + q[1]), math.cos(q[0] + q[1])
+        return (l1 * c1 + l2 * c12, l1 * s1 + l2 * s12), ((-l1 * s1 - l2 * s12, -l2 * s12), (l1 * c1 + l2 * c12, l2 * c12))
 
     # -- the public, checked interface ------------------------------------------------------------
     def mass_matrix(self, q) -> np.ndarray:
@@ -124,27 +147,23 @@ class TwoLinkArm:
 
     def gravity(self, q) -> np.ndarray:
         """g(q) (2,), N·m: the torques that hold the arm still."""
-        return np.array(self._h(_state(q, 2, "q"), np.zeros(2)))
+        return np.array(self._gravity(_state(q, 2, "q")))
 
     def inverse_dynamics(self, q, v, a) -> np.ndarray:
         """tau = M(q) a + C q̇ + g (2,), N·m (friction not included)."""
-        return self.mass_matrix(q) @ _state(a, 2, "a") + self.bias(q, v)
+        return np.array(self._id(*(_floats(_state(x, 2, name)) for x, name in ((q, "q"), (v, "v"), (a, "a")))))
 
     def forward_dynamics(self, q, v, tau) -> np.ndarray:
         """q̈ = M⁻¹ (tau - C q̇ - g - tau_f(q̇)) (2,), rad/s²."""
-        return self._fd(_state(q, 2, "q"), _state(v, 2, "v"), _state(tau, 2, "tau"))
+        return np.array(self._fd(*(_floats(_state(x, 2, name)) for x, name in ((q, "q"), (v, "v"), (tau, "tau")))))
 
     def tip(self, q) -> np.ndarray:
         """Tip position (x, y) in m."""
-        q = _state(q, 2, "q")
-        return np.array([self.l1 * math.cos(q[0]) + self.l2 * math.cos(q[0] + q[1]),
-                         self.l1 * math.sin(q[0]) + self.l2 * math.sin(q[0] + q[1])])
+        return np.array(self._tip_jacobian(_state(q, 2, "q"))[0])
 
     def jacobian(self, q) -> np.ndarray:
         """J (2, 2): tip velocity (ẋ, ẏ) = J q̇ (world axes)."""
-        q = _state(q, 2, "q")
-        s1, c1, s12, c12 = math.sin(q[0]), math.cos(q[0]), math.sin(q[0] + q[1]), math.cos(q[0] + q[1])
-        return np.array([[-self.l1 * s1 - self.l2 * s12, -self.l2 * s12], [self.l1 * c1 + self.l2 * c12, self.l2 * c12]])
+        return np.array(self._tip_jacobian(_state(q, 2, "q"))[1])
 
     def jacobian_dot_v(self, q, v) -> np.ndarray:
         """J̇ q̇ (2,), m/s²: the tip acceleration at q̈ = 0 (centripetal terms)."""
@@ -177,11 +196,16 @@ class JointInertia:
         return len(self.inertia)
 
     def _fd(self, q, v, tau):
-        return (np.asarray(tau, dtype=float) - _friction(self.friction, v)) / np.array(self.inertia)
+        if self.friction is None:
+            return tuple(t / J for t, J in zip(tau, self.inertia))
+        return tuple((t - f) / J for t, f, J in zip(tau, _friction(self.friction, v), self.inertia))
+
+    def _gravity(self, q):
+        return (0.0,) * len(q)
 
     def forward_dynamics(self, q, v, tau) -> np.ndarray:
         n = self.nv
-        return self._fd(_state(q, n, "q"), _state(v, n, "v"), _state(tau, n, "tau"))
+        return np.array(self._fd(*(_floats(_state(x, n, name)) for x, name in ((q, "q"), (v, "v"), (tau, "tau")))))
 
     def mass_matrix(self, q) -> np.ndarray:
         _state(q, self.nv, "q")
@@ -212,10 +236,15 @@ class ModelPlant:
         self.model, self.friction, self.nv = model, friction, model.nv
 
     def _fd(self, q, v, tau):
-        return aba(self.model, q, v, np.asarray(tau, dtype=float) - _friction(self.friction, v))
+        tau = np.array(tau) - np.array(_friction(self.friction, v))
+        return tuple(aba(self.model, np.array(q), np.array(v), tau).tolist())
+
+    def _gravity(self, q):
+        return tuple(gravity_torque(self.model, np.array(q)).tolist())
 
     def forward_dynamics(self, q, v, tau) -> np.ndarray:
-        return self._fd(q, v, _state(tau, self.nv, "tau"))
+        n = self.nv
+        return np.array(self._fd(*(_floats(_state(x, n, name)) for x, name in ((q, "q"), (v, "v"), (tau, "tau")))))
 
     def mass_matrix(self, q) -> np.ndarray:
         return crba(self.model, q)

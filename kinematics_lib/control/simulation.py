@@ -23,9 +23,11 @@ from typing import Callable
 import numpy as np
 
 from .. import _validate as check
-from ..arms.trajectories import METHODS, _scaling
+from ..arms.trajectories import METHODS
+from ..arms.shared import time_scaling as _scaling
 from ..dynamics.integrators import integrate_adaptive
 from ..dynamics.model import Model
+from ._kernel import checked_floats, external_kernel, law_kernel, make_reference
 from .plants import ModelPlant
 
 __all__ = ["SimulationResult", "simulate_sampled", "simulate_continuous", "constant_reference", "sine_reference",
@@ -95,6 +97,8 @@ def simulate_sampled(plant, law: Callable, q0, v0, t_final: float, dt: float, *,
 
     During the first ``delay_steps`` samples the first output is applied (the loop starts primed).
     Returns a :class:`SimulationResult` on the grid t_k = k dt, k = 0 .. ceil(t_final / dt).
+    Everything is checked here, once; the loop runs the unchecked float kernels of the plant, the
+    law and the external torque (``law.kernel``; a law without one is checked at every call).
     """
     plant, n, q, v, steps, dt = _setup(plant, law, q0, v0, t_final, dt)
     d, sub = _count(delay_steps, "delay_steps", 0, steps), _count(substeps, "substeps", 1, MAX_SUBSTEPS)
@@ -104,28 +108,49 @@ def simulate_sampled(plant, law: Callable, q0, v0, t_final: float, dt: float, *,
     limit = None if tau_limit is None else np.broadcast_to(check._array(tau_limit, "tau_limit"), (n,))
     if limit is not None and (not np.isfinite(limit).all() or np.any(limit <= 0.0)):
         raise check.InputError(f"tau_limit must be positive, got {tau_limit!r}")
-    fd, h = getattr(plant, "_fd", plant.forward_dynamics), dt / sub
-    ext = (lambda q_, v_: _torque(external(q_, v_), n, "external")) if external is not None else (lambda q_, v_: 0.0)
-    out = {k: np.zeros((steps + 1, n)) for k in ("q", "v", "tau", "ext")}
+    if external is not None and not callable(external):
+        raise check.InputError(f"external must be a callable external(q, v) -> tau_ext, got {external!r}")
+    fd = getattr(plant, "_fd", None) or (lambda q_, v_, tau_: checked_floats(
+        plant.forward_dynamics(np.array(q_), np.array(v_), np.array(tau_)), n, "forward_dynamics"))
+    status, last, arrays = _loop(fd, law_kernel(law, n), tuple(q.tolist()), tuple(v.tolist()), steps, dt, d,
+                                 None if limit is None else tuple(limit.tolist()), external_kernel(external, n), sub)
+    return _sampled_result(dt, last, status, arrays)
+
+
+def _loop(fd, law, q: tuple, v: tuple, steps: int, dt: float, delay: int, limit, ext, substeps: int):
+    """The sampled loop on float tuples, unchecked: (status, last sample, [Q, V, TAU, EXT] arrays).
+
+    At t_k = k dt: record q, v; tau = law(t_k, q, v) enters a queue of ``delay`` samples (primed with
+    the first output), is saturated at ±limit and held for ``substeps`` semi-implicit Euler steps
+    of h = dt / substeps (the new velocity moves q) with the external torque ext(q, v) added at
+    each; a state leaving |q|, |v| < BOUND stops the loop ('diverged', also on NaN)."""
+    n, h = len(q), dt / substeps
+    Q, V, TAU, EXT = [], [], [], []
     queue, status, last = deque(), "ok", steps
     for k in range(steps + 1):
-        out["q"][k], out["v"][k] = q, v
-        queue.append(_torque(law(k * dt, q.copy(), v.copy()), n, "law"))
+        Q.append(q)
+        V.append(v)
+        queue.append(law(k * dt, q, v))
         if k == 0:
-            queue.extendleft([queue[0]] * d)
-        tau = queue.popleft() if limit is None else np.clip(queue.popleft(), -limit, limit)
-        out["tau"][k], out["ext"][k] = tau, ext(q, v)
+            queue.extendleft([queue[0]] * delay)
+        tau = queue.popleft()
+        if limit is not None:
+            tau = tuple(min(max(x, -m), m) for x, m in zip(tau, limit))
+        TAU.append(tau)
+        EXT.append(ext(q, v))
         if k == steps:
             break
-        for _ in range(sub):  # semi-implicit Euler: the new velocity moves q
-            v = v + h * fd(q, v, tau + ext(q, v))
-            q = q + h * v
-            if not max(abs(q).max(), abs(v).max()) < BOUND:  # also catches NaN
+        for _ in range(substeps):
+            e = ext(q, v)
+            a = fd(q, v, tuple(x + y for x, y in zip(tau, e)))
+            v = tuple(x + h * y for x, y in zip(v, a))
+            q = tuple(x + h * y for x, y in zip(q, v))
+            if not max(max(map(abs, q)), max(map(abs, v))) < BOUND:  # also catches NaN
                 status, last = "diverged", k
                 break
         if status != "ok":
             break
-    return _sampled_result(dt, last, status, [out[k] for k in ("q", "v", "tau", "ext")])
+    return status, last, [np.array(x, dtype=float).reshape(-1, n) for x in (Q, V, TAU, EXT)]
 
 
 def _sampled_result(dt: float, last: int, status: str, arrays) -> SimulationResult:
@@ -169,8 +194,10 @@ def constant_reference(q_d) -> Callable:
     q_d = check.vector(np.atleast_1d(check._array(q_d, "q_d")), None, "q_d")
     if q_d.size == 0:
         raise check.InputError("q_d must hold at least one joint position (rad)")
-    zero = np.zeros_like(q_d)
-    return lambda t: (q_d, zero, zero)
+    target, zero = tuple(q_d.tolist()), (0.0,) * q_d.size
+    reference = make_reference(lambda t: (target, zero, zero))
+    reference.nv = q_d.size
+    return reference
 
 
 def point_to_point_reference(q_start, q_goal, duration: float, method: str = "quintic") -> Callable:
@@ -188,10 +215,15 @@ def point_to_point_reference(q_start, q_goal, duration: float, method: str = "qu
     method = check.one_of(method, METHODS, "method")
     check.finite_result(dq, "q_goal - q_start", "q_start, q_goal")
 
-    def reference(t):
-        s, sd, sdd = (float(x) for x in _scaling(method, duration, np.asarray(float(t))))
-        return q0 + s * dq, sd * dq, sdd * dq
+    start, step = tuple(q0.tolist()), tuple(dq.tolist())
 
+    def kernel(t):
+        s, sd, sdd = (float(x) for x in _scaling(method, duration, np.asarray(t)))
+        return (tuple(a + s * b for a, b in zip(start, step)), tuple(sd * b for b in step),
+                tuple(sdd * b for b in step))
+
+    reference = make_reference(kernel)
+    reference.nv = q0.size
     return reference
 
 
@@ -202,8 +234,14 @@ def sine_reference(offset, amplitude, omega) -> Callable:
         raise check.InputError("offset must hold at least one joint position (rad)")
     A, w = (_per_joint(x, q0.shape[0], name) for x, name in ((amplitude, "amplitude"), (omega, "omega")))
 
-    def reference(t):
-        s, c = np.sin(w * t), np.cos(w * t)
-        return q0 + A * s, A * w * c, -A * w * w * s
+    rows = tuple(zip(q0.tolist(), A.tolist(), w.tolist()))
 
+    def kernel(t):
+        s = [math.sin(wi * t) for _, _, wi in rows]
+        c = [math.cos(wi * t) for _, _, wi in rows]
+        return (tuple(o + a * si for (o, a, _), si in zip(rows, s)), tuple(a * wi * ci for (_, a, wi), ci in zip(rows, c)),
+                tuple(-a * wi * wi * si for (_, a, wi), si in zip(rows, s)))
+
+    reference = make_reference(kernel)
+    reference.nv = q0.size
     return reference

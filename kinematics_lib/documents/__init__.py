@@ -11,17 +11,18 @@ from the maths layers. One module per document, grouped inside by chapter:
     doc004  Lagrange standard form (004_148b5dc45241b455.txt)
     line_errors  run an algorithm as written, fixed, and fixed but one line
 
-Names end in ``_docNNN`` (or start ``DOCNNN_``) so that ``kl.name`` says where a formula comes
-from (``double_pendulum_source_lagrangian`` keeps its older name). This package may import any maths layer; no maths layer imports it.
+Each document is a namespace, so that the call says where a formula comes from and the name
+says what it computes: ``kl.doc000.rnea`` is document 000's RNEA as written, beside the correct
+``kl.rnea``; ``kl.doc001.joint_pid_update``, ``kl.doc002.mecanum_matrix``, ... Only
+``double_pendulum_source_lagrangian`` and the line-error tools are also flat names (``kl.*``).
+This package may import any maths layer; no maths layer imports it.
 """
 
 from . import doc000, doc001, doc002, doc003, doc004, line_errors
-from .doc000 import *  # noqa: F401,F403
-from .doc001 import *  # noqa: F401,F403
-from .doc002 import *  # noqa: F401,F403
-from .doc003 import *  # noqa: F401,F403
-from .doc004 import *  # noqa: F401,F403
+from .doc000 import double_pendulum_source_lagrangian
 from .line_errors import *  # noqa: F401,F403
 
-__all__ = [*doc000.__all__, *doc001.__all__, *doc002.__all__, *doc003.__all__, *doc004.__all__,
-           *line_errors.__all__]
+#: the namespaces of the documents' as-written functions (``kl.doc000.rnea``, ...)
+NAMESPACES = ("doc000", "doc001", "doc002", "doc003", "doc004")
+
+__all__ = ["double_pendulum_source_lagrangian", *line_errors.__all__]

@@ -17,75 +17,77 @@ import sympy as sp
 from .. import _validate as check
 from .._validate import InputError
 from ..arms.kinematics import condition_number
-from ..contact.constrained import _delassus, _independent, _mass_matrix
+from ..contact.shared import delassus as _delassus, mass_matrix as _mass_matrix, require_independent as _independent
 from ..dynamics.frames import forward_kinematics
 from ..dynamics.lagrange import LagrangianModel, derive_lagrangian, double_pendulum_lagrangian
 from ..dynamics.joints import jcalc
-from ..dynamics.newton_euler_3d import _cross, _revolute_chain
-from ..geometry.spatial import _crf, _crm, inertia_parts, motion_transform
+from ..dynamics.shared import revolute_chain as _revolute_chain
+from ..geometry.kernels import cross as _cross
+from ..geometry.spatial import inertia_parts, motion_transform
+from ..geometry.kernels import crf as _crf, crm as _crm
 from ._common import fixed_lines, model_arg, nonempty, rows_match, state
 
 __all__ = [
     # chapter 1
-    "anymal_frame_doc000",
-    "floating_base_dims_doc000",
-    "zmp_cmp_offset_doc000",
-    "friction_pyramid_doc000",
+    "anymal_frame",
+    "floating_base_dims",
+    "zmp_cmp_offset",
+    "friction_pyramid",
     # chapter 3
-    "near_singular_doc000",
-    "planar_3r_singularities_doc000",
-    "nullspace_step_doc000",
+    "near_singular",
+    "planar_3r_singularities",
+    "nullspace_step",
     # chapter 4
     "double_pendulum_source_lagrangian",
-    "skew_check_doc000",
+    "skew_check",
     # chapter 5
-    "rnea_doc000",
-    "aba_doc000",
-    "crba_doc000",
-    "DOC000_COSTS",
-    "rnea_operations_doc000",
-    "DOC000_TIMING_CLAIMS_US",
+    "rnea",
+    "aba",
+    "crba",
+    "COSTS",
+    "rnea_operations",
+    "TIMING_CLAIMS_US",
     # chapter 6
-    "static_force_sum_doc000",
-    "momentum_constraints_doc000",
-    "zmp_stability_exercise_3_2_doc000",
+    "static_force_sum",
+    "momentum_constraints",
+    "zmp_stability_exercise_3_2",
     # chapter 7
-    "acceleration_constraint_doc000",
-    "projected_dynamics_doc000",
-    "impact_velocity_doc000",
-    "sliding_condition_doc000",
-    "pyramid_error_claim_doc000",
+    "acceleration_constraint",
+    "projected_dynamics",
+    "impact_velocity",
+    "sliding_condition",
+    "pyramid_error_claim",
     # chapter 8
-    "ANYMAL_PARAMETERS_DOC000",
-    "leg_ik_doc000",
-    "contact_force_estimate_doc000",
+    "ANYMAL_PARAMETERS",
+    "leg_ik",
+    "contact_force_estimate",
 ]
 
 #: lines of each function here that ``fixed=`` can replace by the correct line (see doc_line_errors)
 FIXES = {
-    "rnea_doc000": ("z", "F", "n"),
-    "aba_doc000": ("p",),
-    "crba_doc000": ("max",),
+    "rnea": ("z", "F", "n"),
+    "aba": ("p",),
+    "crba": ("max",),
 }
 
 
 # ================================================================ chapter 1: conventions
 
 
-def anymal_frame_doc000() -> np.ndarray:
+def anymal_frame() -> np.ndarray:
     """Section 3.5.1, the ANYmal frame sketch: x forward, y to the left, "z ⊗ 垂直向下" (z down).
 
     Returns the three axes as the columns of a 3x3 matrix, [x, y, z] = [(1, 0, 0), (0, 1, 0),
     (0, 0, -1)]. **Wrong:** forward x left = up, so this frame is left-handed (determinant -1,
     not a rotation); the shipped ANYmal URDF (and Pinocchio) use z up.
 
-    >>> float(np.linalg.det(anymal_frame_doc000()))
+    >>> float(np.linalg.det(anymal_frame()))
     -1.0
     """
     return np.column_stack([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]])
 
 
-def floating_base_dims_doc000(n_joints) -> tuple[int, int]:
+def floating_base_dims(n_joints) -> tuple[int, int]:
     """Sections 3.2.1 and 3.5.2: (nq, nv) = (6 + n, 6 + n) for a floating base with n joints.
 
     The document writes q = [p_b; phi_b; q_j] in R^(6+n) with a three-number orientation phi_b
@@ -94,14 +96,14 @@ def floating_base_dims_doc000(n_joints) -> tuple[int, int]:
     parametrisation):** every three-number orientation has a singular point; with a unit
     quaternion (the document's own advice, section 3.7 item 2) nq = 7 + n = nv + 1 (ANYmal 19, 18).
 
-    >>> floating_base_dims_doc000(12)
+    >>> floating_base_dims(12)
     (18, 18)
     """
     n = check.integer(n_joints, "n_joints", 0, 10**6)
     return 6 + n, 6 + n
 
 
-def zmp_cmp_offset_doc000(z_com, mass, pdd_com, g: float = 9.81):
+def zmp_cmp_offset(z_com, mass, pdd_com, g: float = 9.81):
     """Section 3.2.2: p_ZMP - p_CMP = -(z_CoM / (m g)) pdd_CoM^xy, "CMP" = the CoM's ground projection.
 
     z_com: CoM height (m); mass (kg); pdd_com: horizontal CoM acceleration, a scalar or (2,)
@@ -110,7 +112,7 @@ def zmp_cmp_offset_doc000(z_com, mass, pdd_com, g: float = 9.81):
     relation is x_ZMP = x_G - (z_G / g) xdd_G (the document's own exercise 3.2 drops the m). And
     the CMP (centroidal moment pivot) is not the CoM projection.
 
-    >>> round(float(zmp_cmp_offset_doc000(1.0, 50.0, 2.0)), 6)
+    >>> round(float(zmp_cmp_offset(1.0, 50.0, 2.0)), 6)
     -0.004077
     """
     z = check.scalar(z_com, "z_com")
@@ -124,7 +126,7 @@ def zmp_cmp_offset_doc000(z_com, mass, pdd_com, g: float = 9.81):
     return float(offset) if offset.ndim == 0 else offset
 
 
-def friction_pyramid_doc000(mu) -> np.ndarray:
+def friction_pyramid(mu) -> np.ndarray:
     """Exercise 3.3, reference answer: the four-sided pyramid A f <= 0, f = (f_x, f_y, f_z), (5, 3).
 
     Rows f_x - mu f_z, -f_x - mu f_z, f_y - mu f_z, -f_y - mu f_z, -f_z. The answer calls it a
@@ -141,7 +143,7 @@ def friction_pyramid_doc000(mu) -> np.ndarray:
 # ================================================================ chapter 3: Jacobians and IK
 
 
-def near_singular_doc000(J, kappa_threshold: float = 1000.0) -> bool:
+def near_singular(J, kappa_threshold: float = 1000.0) -> bool:
     """Section 3.4.3: "当 kappa > kappa_threshold（如1000）时，系统接近奇异配置" -- True when kappa(J) > threshold.
 
     J (m, n): a Jacobian; kappa = sigma_max / sigma_min (:func:`kinematics_lib.condition_number`).
@@ -155,7 +157,7 @@ def near_singular_doc000(J, kappa_threshold: float = 1000.0) -> bool:
     return bool(condition_number(J) > check.positive(kappa_threshold, "kappa_threshold"))
 
 
-def planar_3r_singularities_doc000(q, tol: float = 1e-9) -> dict:
+def planar_3r_singularities(q, tol: float = 1e-9) -> dict:
     """Exercise 3.7, reference answer: which of its singularity conditions a planar 3R pose meets.
 
     q (3,): joint angles (rad), q2 and q3 relative. The answer lists (1) boundary singularities,
@@ -180,7 +182,7 @@ def planar_3r_singularities_doc000(q, tol: float = 1e-9) -> dict:
     return out
 
 
-def nullspace_step_doc000(J, dx, z, damping: float = 0.0) -> np.ndarray:
+def nullspace_step(J, dx, z, damping: float = 0.0) -> np.ndarray:
     """Section 3.4.3: dq = J^+ dx + (I - J^+ J) z, with the document's "J^+".
 
     J (m, n), dx (m,), z (n,) -> dq (n,). The same section lists as its first remedy for
@@ -231,7 +233,7 @@ def double_pendulum_source_lagrangian() -> LagrangianModel:
     return derive_lagrangian(T, true.V, true.q, true.qd)
 
 
-def skew_check_doc000(M_dot, C, tol: float = 1e-10) -> bool:
+def skew_check(M_dot, C, tol: float = 1e-10) -> bool:
     """Section 3.7, item 7: ``assert norm(dM/dt - 2*C) < 1e-10  # 应为反对称`` -- the test as written.
 
     M_dot, C (n, n): dM/dt and the Coriolis matrix at one state. Returns whether
@@ -249,7 +251,7 @@ def skew_check_doc000(M_dot, C, tol: float = 1e-10) -> bool:
 # ================================================================ chapter 5: the recursive algorithms
 
 
-def rnea_doc000(model, q, qd, qdd, fixed=()) -> np.ndarray:
+def rnea(model, q, qd, qdd, fixed=()) -> np.ndarray:
     """Section 3.4.1, RNEA pseudocode -- reproduced as written, errors included.
 
     World-frame vectors on a revolute chain; doc link k = body k-1, link 0 = the fixed world,
@@ -266,8 +268,8 @@ def rnea_doc000(model, q, qd, qdd, fixed=()) -> np.ndarray:
         tau[i] = n[i-1] . axis[i]
     fixed: subset of ('z', 'F', 'n'); all three fixed gives the correct torques (kl.rnea).
     """
-    fixed = fixed_lines(fixed, FIXES["rnea_doc000"])
-    q, qd, qdd, *_ = _revolute_chain(model_arg(model), q, qd, qdd)
+    fixed = fixed_lines(fixed, FIXES["rnea"])
+    q, qd, qdd, *_ = _revolute_chain(model_arg(model), q, qd, qdd, names=("qd", "qdd"))
     T = forward_kinematics(model, q)
     n = model.nb
     O = np.vstack([np.zeros(3), T[:, :3, 3]])  # doc links 0..n (0 = world)
@@ -301,7 +303,7 @@ def rnea_doc000(model, q, qd, qdd, fixed=()) -> np.ndarray:
     return tau
 
 
-def aba_doc000(model, q, v, tau, fixed=()) -> np.ndarray:
+def aba(model, q, v, tau, fixed=()) -> np.ndarray:
     """Section 3.4.2, ABA steps -- reproduced as written, error included.
 
     The document lists two passes: inward "compute I^A[i]; bias force p[i] = v[i] x I^A[i] v[i];
@@ -311,7 +313,7 @@ def aba_doc000(model, q, v, tau, fixed=()) -> np.ndarray:
     and *accumulates* the children's contributions; the document's p[i] = v_i x* I^A_i v_i
     replaces them. Otherwise this is :func:`kinematics_lib.aba` line by line (RBDA Table 7.1).
     """
-    fixed = fixed_lines(fixed, FIXES["aba_doc000"])
+    fixed = fixed_lines(fixed, FIXES["aba"])
     q, v, tau = state(model_arg(model), q, v, tau, name_a="tau")
     with np.errstate(all="ignore"):
         qdd = _aba_doc000(model, q, v, tau, fixed)
@@ -353,7 +355,7 @@ def _aba_doc000(model, q, v, tau, fixed) -> np.ndarray:
     return qdd
 
 
-def crba_doc000(model, q, fixed=()) -> np.ndarray:
+def crba(model, q, fixed=()) -> np.ndarray:
     """Section 3.4.2, CRBA formula M_ij = z_i^T I^C_j z_j -- as written, error included.
 
     Read with world-frame spatial quantities on a serial chain: z_i = S_i (joint i's motion
@@ -361,7 +363,7 @@ def crba_doc000(model, q, fixed=()) -> np.ndarray:
     only: joint i then moves all of bodies j..n; as written M is not symmetric (its upper
     triangle is right). 'max' uses I^C_max(i,j), the correct formula.
     """
-    fixed = fixed_lines(fixed, FIXES["crba_doc000"])
+    fixed = fixed_lines(fixed, FIXES["crba"])
     model = model_arg(model)
     if model.parent != tuple(range(-1, model.nb - 1)) or model.nv != model.nb:
         raise InputError("model must be a serial chain of 1-dof joints (parent[i] = i - 1)")
@@ -383,10 +385,10 @@ def crba_doc000(model, q, fixed=()) -> np.ndarray:
 #: cross product (6) and the 3x3 matrix-vector product (9); an addition costs 3, a dot product 3.
 #: Use with :func:`kinematics_lib.ne_flops`. Missing: the 3 additions of a cross product and the
 #: 6 of a matrix-vector product (kl.FLOP_COSTS counts them).
-DOC000_COSTS = {"add": 3, "scale": 3, "cross": 6, "matvec": 9, "dot": 3}
+COSTS = {"add": 3, "scale": 3, "cross": 6, "matvec": 9, "dot": 3}
 
 
-def rnea_operations_doc000(n_links) -> int:
+def rnea_operations(n_links) -> int:
     """Exercise 3.4, reference answer: RNEA costs "(45 + 27 + 15) x n = 87n" operations.
 
     **Too small:** the tallies count multiplications only, leave out rotating each link's inertia
@@ -394,7 +396,7 @@ def rnea_operations_doc000(n_links) -> int:
     for a velocity line with one). Counted line by line the link-frame recursion costs 278
     flops per link (:func:`kinematics_lib.ne_flops`), 192 with these unit costs. O(n) stands.
 
-    >>> rnea_operations_doc000(6)
+    >>> rnea_operations(6)
     522
     """
     return 87 * check.integer(n_links, "n_links", 0, 10**9)
@@ -403,21 +405,21 @@ def rnea_operations_doc000(n_links) -> int:
 #: Section 3.5.3: ANYmal timings "on an Intel i7 @ 2.8 GHz" (standard hardware), microseconds,
 #: upper bounds: RNEA < 50, ABA < 80, contact Jacobian < 30 per leg, the full dynamics update
 #: "including all derivatives" < 300.
-DOC000_TIMING_CLAIMS_US = {"RNEA": 50.0, "ABA": 80.0, "foot Jacobian": 30.0, "full update": 300.0}
+TIMING_CLAIMS_US = {"RNEA": 50.0, "ABA": 80.0, "foot Jacobian": 30.0, "full update": 300.0}
 
 
 # ================================================================ chapter 6: floating-base dynamics
-# (the section 3.2.2 ZMP/CMP relation with its spurious m is zmp_cmp_offset_doc000, chapter 1 above)
+# (the section 3.2.2 ZMP/CMP relation with its spurious m is zmp_cmp_offset, chapter 1 above)
 
 
-def static_force_sum_doc000(mass, g: float = 9.81) -> np.ndarray:
+def static_force_sum(mass, g: float = 9.81) -> np.ndarray:
     """Section 3.5.3, static-equilibrium test: "验证力平衡：sum f_i = m g" (the contact forces sum to m g).
 
     Returns m g with g = (0, 0, -g), the vector of section 3.2.2's own m p_ddot = sum f_i + m g (N).
     **Wrong sign:** that is (0, 0, -m g), the ground pulling the robot down. In static
     equilibrium p_ddot = 0, so sum f_i = -m g = (0, 0, +m g): the ground pushes up by the weight.
 
-    >>> static_force_sum_doc000(10.0, 10.0)
+    >>> static_force_sum(10.0, 10.0)
     array([   0.,    0., -100.])
     """
     m = check.positive(mass, "mass")
@@ -425,7 +427,7 @@ def static_force_sum_doc000(mass, g: float = 9.81) -> np.ndarray:
     return m * np.array([0.0, 0.0, -g])
 
 
-def momentum_constraints_doc000(n_joints) -> int:
+def momentum_constraints(n_joints) -> int:
     """Exercise 3.6, reference answer: conserved angular momentum "提供了 n-3 个非完整约束" (n - 3 constraints).
 
     **Wrong:** L_G = A_L(q) v = L_0 is three scalar equations whatever n (A_L has 3 rows of rank
@@ -433,24 +435,24 @@ def momentum_constraints_doc000(n_joints) -> int:
     Linear momentum adds three more, integrable ones (m p_G = m p_G0 + h_lin t, a holonomic
     condition on the CoM). For n = 3 the document's count gives 0.
 
-    >>> momentum_constraints_doc000(3)
+    >>> momentum_constraints(3)
     0
     """
     return check.integer(n_joints, "n_joints", 0, 10**6) - 3
 
 
-def zmp_stability_exercise_3_2_doc000(h, xdd, width, g: float = 9.8) -> tuple[float, bool]:
+def zmp_stability_exercise_3_2(h, xdd, width, g: float = 9.8) -> tuple[float, bool]:
     """Exercise 3.2, reference answer: dx = x_ZMP - x_CMP = -(h / g) xdd; stable iff |dx| <= width / 2.
 
     h = 1.0 m, xdd = 2.0 m/s^2, "支撑多边形宽度 0.2 m" give dx = -0.204 m > 0.1 m: "unstable, the robot
     falls backwards". The number holds (the linear inverted pendulum, no m -- unlike the
-    section 3.2.2 formula the exercise hints at, see zmp_cmp_offset_doc000). **Imprecise:** the
+    section 3.2.2 formula the exercise hints at, see zmp_cmp_offset). **Imprecise:** the
     bound that matters along the acceleration is the foot's *length* in the walking direction (the
     text says width); "x_CMP" here is the CoM's ground projection, not the centroidal moment
     pivot; and the ZMP cannot leave the polygon -- the foot tips about its rear edge instead.
     Returns (dx in m, the answer's verdict).
 
-    >>> zmp_stability_exercise_3_2_doc000(1.0, 2.0, 0.2)
+    >>> zmp_stability_exercise_3_2(1.0, 2.0, 0.2)
     (-0.2040816326530612, False)
     """
     h = check.positive(h, "h")
@@ -464,7 +466,7 @@ def zmp_stability_exercise_3_2_doc000(h, xdd, width, g: float = 9.8) -> tuple[fl
 # ================================================================ chapter 7: constraints and contact
 
 
-def acceleration_constraint_doc000(J, Jdot, v) -> np.ndarray:
+def acceleration_constraint(J, Jdot, v) -> np.ndarray:
     """Section 3.3.1: the acceleration-level constraint as printed, "J_c v + J̇_c v = 0".
 
     Returns its left-hand side J v + J̇ v (k,). **A typo:** differentiating J v = 0 gives
@@ -482,7 +484,7 @@ def acceleration_constraint_doc000(J, Jdot, v) -> np.ndarray:
     return check.finite_result(J @ v + Jdot @ v, "J v + Jdot v", "J, Jdot, v")
 
 
-def projected_dynamics_doc000(M, h, J, tau) -> np.ndarray:
+def projected_dynamics(M, h, J, tau) -> np.ndarray:
     """Section 3.3.3, the projection method as printed: P M v̇ = P (S^T τ − C v − g) alone.
 
     The projector P = I − J^T (J M^-1 J^T)^-1 J M^-1 is right, but it has rank n − k: this
@@ -507,7 +509,7 @@ def projected_dynamics_doc000(M, h, J, tau) -> np.ndarray:
     return check.finite_result(a, "a", "M, h, J, tau")
 
 
-def impact_velocity_doc000(v_before, normal=(0.0, 0.0, 1.0)) -> np.ndarray:
+def impact_velocity(v_before, normal=(0.0, 0.0, 1.0)) -> np.ndarray:
     """Section 3.3.2, rigid-contact assumption 2: "碰撞瞬时完成，遵循动量守恒" (impacts are instantaneous
     and conserve momentum).
 
@@ -526,7 +528,7 @@ def impact_velocity_doc000(v_before, normal=(0.0, 0.0, 1.0)) -> np.ndarray:
     return v.copy()
 
 
-def sliding_condition_doc000(f_t, v_t) -> bool:
+def sliding_condition(f_t, v_t) -> bool:
     """Section 3.3.2: sliding friction as printed, ‖f_t‖ = μ f_n ⇒ ∃ λ ≥ 0, v_t = −λ f_t.
 
     Returns True when (f_t, v_t) satisfy the printed condition (v_t anti-parallel to f_t, or
@@ -541,11 +543,11 @@ def sliding_condition_doc000(f_t, v_t) -> bool:
     return bool(abs(cross) <= 1e-9 * scale and f_t @ v_t < 0.0)
 
 
-def pyramid_error_claim_doc000() -> tuple[float, str]:
+def pyramid_error_claim() -> tuple[float, str]:
     """Exercise 3.3, reference answer: the four-face linearisation is "保守度约为 √2/2 ≈ 29%", worst "在对角方向".
 
     Returns the claim as (0.29, "diagonal"). **Wrong in number and direction:** the printed
-    matrix (:func:`friction_pyramid_doc000`) is the *circumscribed* pyramid; it is not
+    matrix (:func:`friction_pyramid`) is the *circumscribed* pyramid; it is not
     conservative and over-admits by √2 − 1 = 41.4 % on the diagonal. The conservative
     (inscribed) pyramid loses 1 − 1/√2 = 29.3 % on the *axes* and is exact on the diagonal
     (:func:`kinematics_lib.pyramid_worst_case_error`); and √2/2 is 0.707, not 0.29.
@@ -559,11 +561,11 @@ def pyramid_error_claim_doc000() -> tuple[float, str]:
 #: Section 3.5.1, ANYmal's "mechanical parameters" as written: total mass "about 30 kg", body
 #: 0.66 m x 0.31 m x 0.45 m, 3 joints per leg (HAA, HFE, KFE), 12 + 6 = 18 degrees of freedom, and
 #: (section 3.5.2) the leg order of q = [p_b, phi_b, q_LF, q_RF, q_LH, q_RH] in R^18.
-ANYMAL_PARAMETERS_DOC000 = {"mass": 30.0, "body": (0.66, 0.31, 0.45), "joints per leg": ("HAA", "HFE", "KFE"),
+ANYMAL_PARAMETERS = {"mass": 30.0, "body": (0.66, 0.31, 0.45), "joints per leg": ("HAA", "HFE", "KFE"),
                             "dof": 18, "nq": 18, "leg order": ("LF", "RF", "LH", "RH")}
 
 
-def leg_ik_doc000(p_hip, l_hip, l_thigh, l_shank) -> np.ndarray:
+def leg_ik(p_hip, l_hip, l_thigh, l_shank) -> np.ndarray:
     """Section 3.5.2, "单腿逆运动学解析解": [q_HAA, q_HFE, q_KFE] for the foot at p_hip = (x, y, z)
     in the hip frame, as written:
 
@@ -579,7 +581,7 @@ def leg_ik_doc000(p_hip, l_hip, l_thigh, l_shank) -> np.ndarray:
     collinear with. The closed form for the real geometry is :func:`kinematics_lib.leg_ik`.
     A target the formula cannot evaluate (|acos argument| > 1, cos q_HAA = 0) raises ValueError.
 
-    >>> np.round(leg_ik_doc000([0.1, 0.0, -0.4], 0.0, 0.25, 0.25), 6) + 0.0
+    >>> np.round(leg_ik([0.1, 0.0, -0.4], 0.0, 0.25, 0.25), 6) + 0.0
     array([ 0.      , -0.356286,  1.202528])
     """
     x, y, z = check.vector(p_hip, 3, "p_hip")
@@ -603,7 +605,7 @@ def leg_ik_doc000(p_hip, l_hip, l_thigh, l_shank) -> np.ndarray:
     return np.array([q_haa, q_hfe, q_kfe])
 
 
-def contact_force_estimate_doc000(J, tau_measured, tau_model) -> np.ndarray:
+def contact_force_estimate(J, tau_measured, tau_model) -> np.ndarray:
     """Section 3.5.4, proprioceptive contact estimation: f_hat = (J^T)^+ (tau_measured - tau_model).
 
     J (3k, n): the feet's Jacobian columns of the joints; tau (n,) [N m]. **The sign is left

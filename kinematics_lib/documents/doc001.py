@@ -13,38 +13,39 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from ..dynamics.newton_euler_3d import _cross, _inward_local, _revolute_chain
+from ..dynamics.shared import inward_local as _inward_local, revolute_chain as _revolute_chain
+from ..geometry.kernels import cross as _cross
 from .._validate import InputError
 from ._common import fixed_lines, model_arg, nonempty, rows_match
 
 __all__ = [
     # chapter 5
-    "ne_doc001",
-    "rnea_doc001",
-    "DOC001_TERM_CLAIMS",
+    "ne",
+    "rnea",
+    "TERM_CLAIMS",
     # chapter 10
-    "joint_pid_update_doc001",
-    "joint_pid_poles_doc001",
-    "cartesian_impedance_doc001",
-    "delay_bandwidth_doc001",
+    "joint_pid_update",
+    "joint_pid_poles",
+    "cartesian_impedance",
+    "delay_bandwidth",
     # chapter 11
-    "identify_doc001",
-    "lugre_doc001",
+    "identify",
+    "lugre",
 ]
 
 #: lines of each function here that ``fixed=`` can replace by the correct line (see doc_line_errors)
 FIXES = {
-    "ne_doc001": ("omega_dot",),
-    "rnea_doc001": ("R", "omega", "alpha", "a_c", "f", "n"),
-    "joint_pid_update_doc001": ("sign",),
-    "joint_pid_poles_doc001": ("sign",),
+    "ne": ("omega_dot",),
+    "rnea": ("R", "omega", "alpha", "a_c", "f", "n"),
+    "joint_pid_update": ("sign",),
+    "joint_pid_poles": ("sign",),
 }
 
 
 # ================================================================ chapter 5: Newton-Euler
 
 
-def ne_doc001(model, q, qd, qdd, fixed=()) -> np.ndarray:
+def ne(model, q, qd, qdd, fixed=()) -> np.ndarray:
     """"牛顿-欧拉法" formula list (link frames) -- reproduced as written, error included.
 
     R_i = orientation of frame i in frame i-1, r_{i-1} = p_i its origin, z = the joint axis
@@ -59,8 +60,8 @@ def ne_doc001(model, q, qd, qdd, fixed=()) -> np.ndarray:
     frame-i vector and must not be crossed with the frame-(i-1) vector omega_{i-1} (the two agree
     only when R_i^T z = z, i.e. on links without twist alpha).
     """
-    fixed = fixed_lines(fixed, FIXES["ne_doc001"])
-    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model_arg(model), q, qd, qdd)
+    fixed = fixed_lines(fixed, FIXES["ne"])
+    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model_arg(model), q, qd, qdd, names=("qd", "qdd"))
     n = model.nb
     w, wd, vd = np.zeros(3), np.zeros(3), -model.gravity
     F, N = np.zeros((n, 3)), np.zeros((n, 3))
@@ -75,7 +76,7 @@ def ne_doc001(model, q, qd, qdd, fixed=()) -> np.ndarray:
     return _inward_local(R, p, z, c, F, N)
 
 
-def rnea_doc001(model, q, qd, qdd, fixed=()) -> np.ndarray:
+def rnea(model, q, qd, qdd, fixed=()) -> np.ndarray:
     """The C++ ``rnea`` "core loop" ("Pinocchio 的 rnea 即此实现") -- reproduced as written, errors included.
 
     As written it does not compile (``r.cross(v[i-1])`` crosses a vector with a joint rate;
@@ -93,8 +94,9 @@ def rnea_doc001(model, q, qd, qdd, fixed=()) -> np.ndarray:
     fixed: subset of ('R', 'omega', 'alpha', 'a_c', 'f', 'n'); all fixed gives the correct torques.
     Pinocchio's rnea is not this loop: it is the spatial recursion of kl.rnea.
     """
-    fixed = fixed_lines(fixed, FIXES["rnea_doc001"])
-    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model_arg(model), q, qd, qdd, q_in_R="R" in fixed)
+    fixed = fixed_lines(fixed, FIXES["rnea"])
+    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model_arg(model), q, qd, qdd, q_in_R="R" in fixed,
+                                                     names=("qd", "qdd"))
     n = model.nb
     w, al, vd = np.zeros((n + 1, 3)), np.zeros((n + 1, 3)), np.zeros((n + 1, 3))
     vd[-1] = -model.gravity  # row -1 = the world (parent of body 0)
@@ -130,7 +132,7 @@ def rnea_doc001(model, q, qd, qdd, fixed=()) -> np.ndarray:
 #: property, not for the dynamics) costs about as much as M. The 60-90 % and 30 % are not
 #: properties of the dynamics but of a robot, a load and a speed: g's share tends to 100 % as the
 #: speed goes to 0 and C qd grows like the speed squared (chapter 5 measures both).
-DOC001_TERM_CLAIMS = {
+TERM_CLAIMS = {
     "gravity share at low speed": (0.60, 0.90),
     "Coriolis over gravity at high speed": 0.30,
     "cost ranking": ("g cheapest", "M most expensive, O(n^2)", "C qd comparable to M"),
@@ -140,7 +142,7 @@ DOC001_TERM_CLAIMS = {
 # ================================================================ chapter 10: control
 
 
-def joint_pid_update_doc001(err, dt, gravity_ff, i_term, prev_err, kp, ki, kd, i_limit=0.5, fixed=()):
+def joint_pid_update(err, dt, gravity_ff, i_term, prev_err, kp, ki, kd, i_limit=0.5, fixed=()):
     """``JointPID::update`` of document 001 (PID section, C++ struct), line by line.
 
         i_term += ki * err * dt;  i_term = clamp(i_term, -i_limit, i_limit);
@@ -151,7 +153,7 @@ def joint_pid_update_doc001(err, dt, gravity_ff, i_term, prev_err, kp, ki, kd, i
 
     **What is wrong.** With err = q_d - q and a constant set-point, (err - prev_err)/dt = -q̇, so
     d_term = +kd q̇: *negative* damping. On J q̈ = tau the loop is J s² - kd s + kp = 0, unstable
-    for every kd > 0 (:func:`joint_pid_poles_doc001`). ``fixed=("sign",)`` uses +kd (the derivative
+    for every kd > 0 (:func:`joint_pid_poles`). ``fixed=("sign",)`` uses +kd (the derivative
     of the error, correctly signed); that still differentiates the *error*, so the first sample
     after a set-point jump (and the very first sample, from prev_err = 0) gives a spike
     kd Δerr / dt -- the "derivative kick" the document's own bullet list warns against.
@@ -170,7 +172,7 @@ def joint_pid_update_doc001(err, dt, gravity_ff, i_term, prev_err, kp, ki, kd, i
     return kp * err + i_term + d_term + g_ff, i_term, err
 
 
-def joint_pid_poles_doc001(inertia, kp, kd, fixed=()) -> np.ndarray:
+def joint_pid_poles(inertia, kp, kd, fixed=()) -> np.ndarray:
     """Poles (1/s) of document 001's ``JointPID`` (ki = 0) on a rigid joint J q̈ = tau, as dt -> 0.
 
     As written, d_term = +kd q̇, so J s² - kd s + kp = 0: poles (kd ± sqrt(kd² - 4 J kp)) / 2J,
@@ -186,7 +188,7 @@ def joint_pid_poles_doc001(inertia, kp, kd, fixed=()) -> np.ndarray:
     return np.sort_complex(np.roots([J, sign * kd, kp]).astype(complex))
 
 
-def cartesian_impedance_doc001(J_local, x_err, dx_err, K, D, gravity) -> np.ndarray:
+def cartesian_impedance(J_local, x_err, dx_err, K, D, gravity) -> np.ndarray:
     """Document 001's 6-D Cartesian impedance snippet: tau = J^T (K ∘ x_err + D ∘ dx_err) + g(q).
 
     J_local (6, n): ``getJointJacobian(model, data, ee_id, LOCAL, J)`` -- rows [v; ω] in the
@@ -211,7 +213,7 @@ def cartesian_impedance_doc001(J_local, x_err, dx_err, K, D, gravity) -> np.ndar
     return J.T @ (K * x_err + D * dx_err) + g
 
 
-def delay_bandwidth_doc001(delay) -> tuple[float, float]:
+def delay_bandwidth(delay) -> tuple[float, float]:
     """Document 001, "three causes of instability", 2 (delay): "closed-loop bandwidth limit ≈
     1/(5~10 × total delay); with a total delay of 10 ms the force-control bandwidth should not
     exceed 10~20 Hz". Returns (1/(10 τ), 1/(5 τ)) in Hz for the delay τ (s) > 0.
@@ -231,7 +233,7 @@ def delay_bandwidth_doc001(delay) -> tuple[float, float]:
 # ================================================================ chapter 11: identification and friction
 
 
-def identify_doc001(Y_list, tau_list, lam: float = 1e-6):
+def identify(Y_list, tau_list, lam: float = 1e-6):
     """Document 001, identification procedure, step 3: the Python ``identify()`` as written.
 
     Stacks the per-sample regressors and torques, solves the normal equations
@@ -272,7 +274,7 @@ def identify_doc001(Y_list, tau_list, lam: float = 1e-6):
     return check.finite_result((pi, float(np.sqrt(np.mean(resid**2)))), "pi, rms", "Y_list, tau_list, lam")
 
 
-def lugre_doc001(z, v, sigma0: float, g):
+def lugre(z, v, sigma0: float, g):
     """Document 001, friction model 3 (LuGre) as written: only dz/dt = v - sigma0 |v| z / g(v).
 
     g must be passed as a function because the document never defines it, and the function

@@ -17,25 +17,25 @@ import sympy as sp
 from .. import _validate as check
 from .._validate import InputError
 from ..arms.dh import DHRobot
-from ..arms.symbolic import _sym
-from ..mobile.mecanum import RollerWheel
+from ..arms.shared import sympy_scalar as _sym
+from ..mobile.wheels import RollerWheel
 
 __all__ = [
     # chapters 1 and 2
-    "dh_a_doc002",
-    "sym_dh_a_doc002",
-    "sdh_table_read_as_mdh_doc002",
+    "dh_a",
+    "sym_dh_a",
+    "sdh_table_read_as_mdh",
     # chapter 3
-    "is_singular_doc002",
-    "ik_converged_doc002",
+    "is_singular",
+    "ik_converged",
     # chapter 4
-    "two_link_m11_doc002",
+    "two_link_m11",
     # chapter 9
-    "wheel_row_doc002",
-    "mecanum_matrix_doc002",
-    "mecanum_efficiency_doc002",
+    "wheel_row",
+    "mecanum_matrix",
+    "mecanum_efficiency",
     # chapter 11
-    "reflected_inertia_energy_doc002",
+    "reflected_inertia_energy",
 ]
 
 
@@ -47,7 +47,7 @@ def _dh_a_entries(a, alpha, d, theta, cos, sin):
     return [[ct, -st * ca, st * sa, a * ct], [st, ct * ca, -ct * sa, a * st], [0, sa, ca, d], [0, 0, 0, 1]]
 
 
-def sym_dh_a_doc002(a, alpha, d, theta) -> sp.Matrix:
+def sym_dh_a(a, alpha, d, theta) -> sp.Matrix:
     """"正运动学：矩阵连乘", the sympy function ``dh_a`` -- "改进 DH 的 A 矩阵" (the modified-DH matrix).
 
     Its entries, as written (4x4 sympy Matrix; arguments numbers or sympy expressions):
@@ -62,21 +62,21 @@ def sym_dh_a_doc002(a, alpha, d, theta) -> sp.Matrix:
     return sp.Matrix(_dh_a_entries(a, alpha, d, theta, sp.cos, sp.sin))
 
 
-def dh_a_doc002(a, alpha, d, theta) -> np.ndarray:
-    """The numbers of document 002's ``dh_a`` (see :func:`sym_dh_a_doc002`), as a (4, 4) float array.
+def dh_a(a, alpha, d, theta) -> np.ndarray:
+    """The numbers of document 002's ``dh_a`` (see :func:`sym_dh_a`), as a (4, 4) float array.
 
     a, d in m; alpha, theta in rad. **Mislabelled** "modified DH": equals
     :func:`kinematics_lib.dh_standard`, not :func:`kinematics_lib.dh_modified`.
 
     >>> from kinematics_lib import dh_standard
-    >>> bool(np.allclose(dh_a_doc002(0.3, 0.7, 0.2, -0.4), dh_standard(0.3, 0.7, 0.2, -0.4)))
+    >>> bool(np.allclose(dh_a(0.3, 0.7, 0.2, -0.4), dh_standard(0.3, 0.7, 0.2, -0.4)))
     True
     """
     a, alpha, d, theta = (check.scalar(v, n) for v, n in ((a, "a"), (alpha, "alpha"), (d, "d"), (theta, "theta")))
     return np.array(_dh_a_entries(a, alpha, d, theta, math.cos, math.sin), dtype=float)
 
 
-def sdh_table_read_as_mdh_doc002(robot) -> DHRobot:
+def sdh_table_read_as_mdh(robot) -> DHRobot:
     """"标准 DH vs 改进 DH": a textbook SDH table filled into a URDF / MDH code, number for number.
 
     robot: a standard-DH :class:`~kinematics_lib.DHRobot`; returns the same table declared
@@ -96,7 +96,7 @@ def sdh_table_read_as_mdh_doc002(robot) -> DHRobot:
 # ================================================================ chapter 3: Jacobians and IK
 
 
-def is_singular_doc002(J, tol: float = 1e-12) -> bool:
+def is_singular(J, tol: float = 1e-12) -> bool:
     """"雅可比矩阵：速度层与力层的桥梁", item 3: the singular configurations are those with det(J) = 0.
 
     J (n, n): returns |det J| <= tol. **Incomplete:** the determinant exists for square Jacobians
@@ -110,7 +110,7 @@ def is_singular_doc002(J, tol: float = 1e-12) -> bool:
     return bool(abs(np.linalg.det(J)) <= check.positive(tol, "tol"))
 
 
-def ik_converged_doc002(dx, tol: float = 1e-6) -> bool:
+def ik_converged(dx, tol: float = 1e-6) -> bool:
     """"数值法：阻尼最小二乘（DLS）", the C++ skeleton's stop test ``if (dx.norm() < 1e-6) break;``.
 
     dx (m,): the pose error, translation and rotation vector stacked (m and rad, or whatever
@@ -129,7 +129,7 @@ def ik_converged_doc002(dx, tol: float = 1e-6) -> bool:
 # ================================================================ chapter 4: Lagrange
 
 
-def two_link_m11_doc002() -> sp.Expr:
+def two_link_m11() -> sp.Expr:
     """"二连杆 M/C/G 的 SymPy 推导": the printed M11 = m2 L1^2 + m2 L1 L2 cos q2 + m1 L1^2/4 + m2 L2^2/4.
 
     Point masses at the link midpoints, rotational inertia ignored ("忽略转动惯量项简化演示").
@@ -146,7 +146,7 @@ def two_link_m11_doc002() -> sp.Expr:
 # ================================================================ chapter 9: mecanum wheels
 
 
-def wheel_row_doc002(wheel) -> np.ndarray:
+def wheel_row(wheel) -> np.ndarray:
     """"推导单个轮子的约束方程": the single-wheel equation as written, as a row h with omega_i = h . v.
 
     R omega_i = cos g (cos th v_x + sin th v_y) + sin g (-sin th v_x + cos th v_y) + L omega,
@@ -164,7 +164,7 @@ def wheel_row_doc002(wheel) -> np.ndarray:
     return np.array([math.cos(g + th), math.sin(g + th), math.hypot(wheel.x, wheel.y)]) / wheel.radius
 
 
-def mecanum_matrix_doc002(half_length, half_width, wheel_radius) -> np.ndarray:
+def mecanum_matrix(half_length, half_width, wheel_radius) -> np.ndarray:
     """"逆运动学矩阵（RoboMaster 底盘标准 X 形布置）": the printed 4x3 matrix, rows = wheels 1..4.
 
         H = 1/R [[1, -1, -(a+b)], [1, 1, a+b], [1, 1, -(a+b)], [1, -1, a+b]]
@@ -182,7 +182,7 @@ def mecanum_matrix_doc002(half_length, half_width, wheel_radius) -> np.ndarray:
     return np.array([[1.0, -1.0, -k], [1.0, 1.0, k], [1.0, 1.0, -k], [1.0, -1.0, k]]) / R
 
 
-def mecanum_efficiency_doc002(gamma) -> float:
+def mecanum_efficiency(gamma) -> float:
     """"为什么效率低？": the "theoretical efficiency limit" cos(gamma) of a roller wheel (cos 45 deg = 70.7 %).
 
     gamma: roller angle (rad), |gamma| < pi/2. The document says part of the drive power "leaks"
@@ -200,7 +200,7 @@ def mecanum_efficiency_doc002(gamma) -> float:
 # ================================================================ chapter 11: reflected inertia through a gearbox
 
 
-def reflected_inertia_energy_doc002(J_motor: float, J_load: float, ratio: float) -> float:
+def reflected_inertia_energy(J_motor: float, J_load: float, ratio: float) -> float:
     """Document 002, "减速器课程设计": the energy balance written under J_eff = J_m + J_l / n^2.
 
     As written: 1/2 J_m omega_m^2 = 1/2 J_eff omega_l^2 with omega_m = n omega_l, which gives

@@ -11,26 +11,28 @@ import numpy as np
 
 from .. import _validate as check
 from .._validate import InputError
-from ..dynamics.newton_euler_3d import DHArm, _cross, _state, _world_geometry
+from ..dynamics.newton_euler_3d import DHArm
+from ..dynamics.shared import dh_arm_state as _state, world_geometry as _world_geometry
+from ..geometry.kernels import cross as _cross
 from ._common import fixed_lines
 
 __all__ = [
     # chapter 5
-    "ne_doc003",
+    "ne",
     # chapter 10
-    "task_force_doc003",
+    "task_force",
 ]
 
 #: lines of each function here that ``fixed=`` can replace by the correct line (see doc_line_errors)
-FIXES = {"ne_doc003": ("n", "tau")}
+FIXES = {"ne": ("n", "tau")}
 #: functions whose fixes are alternatives (each one alone makes the result right)
-ALTERNATIVE_FIXES = ("ne_doc003",)
+ALTERNATIVE_FIXES = ("ne",)
 
 
 # ================================================================ chapter 5: Newton-Euler
 
 
-def ne_doc003(arm, q, qd, qdd, fixed=()) -> np.ndarray:
+def ne(arm, q, qd, qdd, fixed=()) -> np.ndarray:
     """Section 3.1, Newton-Euler pseudocode -- reproduced as written, error included.
 
     World frame, standard DH (joint i about z_{i-1}), revolute joints; the document gives no
@@ -42,14 +44,14 @@ def ne_doc003(arm, q, qd, qdd, fixed=()) -> np.ndarray:
     The n line (Craig's modified-DH form) and the tau line (standard DH) disagree; fixing either
     one is enough: 'n' uses r_{i-1,ci}, r_{i-1,i}; 'tau' uses (n_i + r_{i-1,i} x f_i) . z_{i-1}.
     """
-    fixed = fixed_lines(fixed, FIXES["ne_doc003"])
+    fixed = fixed_lines(fixed, FIXES["ne"])
     if fixed == {"n", "tau"}:
         raise InputError("fixed may contain 'n' or 'tau', not both (they are alternative corrections)")
     if not isinstance(arm, DHArm):
         raise InputError(f"arm must be a DHArm, got {type(arm).__name__}")
     if set(arm.robot.joint_types) != {"R"}:
         raise InputError("arm must have revolute joints only (the document's pseudocode)")
-    q, qd, qdd = _state(arm, q, qd, qdd)
+    q, qd, qdd = _state(arm, q, qd, qdd, names=("qd", "qdd"))
     O, z, r, rc, I = _world_geometry(arm, q)
     n = arm.n
     w, wd, vd = np.zeros(3), np.zeros(3), -arm.gravity
@@ -76,7 +78,7 @@ def ne_doc003(arm, q, qd, qdd, fixed=()) -> np.ndarray:
 # ================================================================ chapter 10: control
 
 
-def task_force_doc003(J, tau) -> np.ndarray:
+def task_force(J, tau) -> np.ndarray:
     """Document 003 §3.4's map from joint torques to the task force, as written: F = J⁻ᵀ τ.
 
     J (m, n), tau (n,) -> F (m,). **What is missing.** J⁻ᵀ exists only for a square, non-singular

@@ -12,14 +12,14 @@ import numpy as np
 
 __all__ = [
     # chapter 4
-    "two_link_example_doc004",
+    "two_link_example",
 ]
 
 
 # ================================================================ chapter 4: Lagrange
 
 
-def two_link_example_doc004() -> dict:
+def two_link_example() -> dict:
     """Section 2, the worked planar two-link example: its inputs and the numbers it prints.
 
     Point masses m1 = 2 kg at joint 2 and m2 = 1 kg at the tip, L1 = L2 = 1 m, gravity along -y,

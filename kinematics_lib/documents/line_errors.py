@@ -1,7 +1,8 @@
 """Which line of a document's algorithm is wrong: run it as written, fixed, and fixed but one line.
 
 Every document function with a ``fixed=`` argument registers its replaceable lines in its
-module's ``FIXES``; ``DOC_FIXES`` collects them all.
+module's ``FIXES``; ``DOC_FIXES`` collects them all, keyed by the namespaced name
+(``"doc000.rnea"``, ``"doc001.rnea"``: two documents may use one function name).
 """
 
 from __future__ import annotations
@@ -15,10 +16,16 @@ from . import doc000, doc001, doc002, doc003, doc004
 __all__ = ["DOC_FIXES", "doc_line_errors"]
 
 _MODULES = (doc000, doc001, doc002, doc003, doc004)
-#: function name -> the names of its lines that ``fixed=`` can replace by the correct line
-DOC_FIXES = {name: lines for module in _MODULES for name, lines in getattr(module, "FIXES", {}).items()}
-_ALTERNATIVES = {name for module in _MODULES for name in getattr(module, "ALTERNATIVE_FIXES", ())}
-_FUNCTIONS = {name: getattr(module, name) for module in _MODULES for name in getattr(module, "FIXES", {})}
+
+
+def _key(module, name: str) -> str:
+    return f"{module.__name__.rsplit('.', 1)[-1]}.{name}"
+
+
+#: "docNNN.function" -> the names of its lines that ``fixed=`` can replace by the correct line
+DOC_FIXES = {_key(module, name): lines for module in _MODULES for name, lines in getattr(module, "FIXES", {}).items()}
+_ALTERNATIVES = {_key(module, name) for module in _MODULES for name in getattr(module, "ALTERNATIVE_FIXES", ())}
+_FUNCTIONS = {_key(module, name): getattr(module, name) for module in _MODULES for name in getattr(module, "FIXES", {})}
 
 
 def doc_line_errors(doc_fn, reference, *args) -> dict:
@@ -31,7 +38,7 @@ def doc_line_errors(doc_fn, reference, *args) -> dict:
     value convicts that line alone. For alternative fixes (document 003): {'as written', '<line>
     fixed', ...}, each line fixed alone.
     """
-    name = getattr(doc_fn, "__name__", None)
+    name = f"{str(getattr(doc_fn, '__module__', '')).rsplit('.', 1)[-1]}.{getattr(doc_fn, '__name__', '')}"
     if name not in _FUNCTIONS or _FUNCTIONS[name] is not doc_fn:
         raise InputError(f"doc_fn must be one of the document functions {sorted(DOC_FIXES)}, got {doc_fn!r}")
     lines = DOC_FIXES[name]

@@ -1,7 +1,7 @@
 """Rigid-body dynamics of kinematic trees: the frozen ``Model``, the URDF reader, RNEA / CRBA / ABA
 and the terms of the equation of motion, frames and Jacobians, centroidal quantities, the
 Lagrange method (sympy), the classic Newton-Euler recursion, ODE integrators, the floating-base
-configuration space (integrate / difference / E(q)) and balance points (CoP, ZMP, CMP).
+configuration space (integrate_configuration / difference / E(q)) and balance points (CoP, ZMP, CMP).
 
 ``rbda`` holds the reference recursions as the book writes them (``kl.rbda.rnea``, ``crba``,
 ``aba``: one body at a time, in parent order), which chapter 5 prints; ``kl.rnea``, ``kl.crba``
@@ -11,6 +11,7 @@ Imports ``geometry`` and ``arms``.
 """
 
 from . import model, joints, builders, rbda, urdf, algorithms, frames, centroidal, lagrange, newton_euler_3d, integrators, floating_base, balance
+from . import shared  # noqa: F401 (lower-layer names for the layers above; not in kl.*)
 from .model import *  # noqa: F401,F403
 from .joints import *  # noqa: F401,F403
 from .builders import *  # noqa: F401,F403

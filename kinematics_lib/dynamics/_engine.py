@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _validate as check
-from ..geometry.spatial import _crf, _crm
+from ..geometry.kernels import crf as _crf, crm as _crm
 from .joints import _free_joint_X, _joint_coefficients
 from .model import Model
 

@@ -8,7 +8,8 @@ import numpy as np
 
 from .. import _validate as check
 from ..geometry.rotations import matrix_to_quat, rpy_to_matrix, so3_exp
-from ..geometry.spatial import _spatial_inertia, spatial_inertia
+from ..geometry.spatial import spatial_inertia
+from ..geometry.kernels import spatial_inertia as _spatial_inertia
 from .model import GRAVITY, Model, state
 
 __all__ = ["planar_chain_model", "double_pendulum_model", "random_tree_model", "subtree_model", "virtual_joints_model",

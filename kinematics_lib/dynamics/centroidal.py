@@ -13,7 +13,8 @@ import numpy as np
 from .. import _validate as check
 from ._engine import (_composite_inertias, _inertia_times, _inward, _level_transforms, _momenta_at_roots, _outward,
                          _rnea_motions, _rnea_transforms, _to_parents)
-from .frames import _SKEW, _local_poses, _world_poses, cross
+from ..geometry.kernels import cross, skew, vee
+from .frames import _local_poses, _world_poses
 from ._engine import in_blocks
 from .model import Model, state
 
@@ -63,7 +64,7 @@ def _centroidal_momentum_matrix(model: Model, q: np.ndarray) -> np.ndarray:
     F = _momenta_at_roots(model, Xup, IC)  # momentum of each joint's unit motion, in its root's coordinates
     roots = d.levels[0].at
     R, p = _pose_of(Xup[roots])  # a root's pose in the world
-    m, mc = IC[roots, ..., 0, 0], _vee(IC[roots, ..., 3:, :3])  # its subtree's mass and m c, root coordinates
+    m, mc = IC[roots, ..., 0, 0], vee(IC[roots, ..., 3:, :3])  # its subtree's mass and m c, root coordinates
     p_G = ((R @ mc[..., None])[..., 0] + m[..., None] * p).sum(axis=0) / m.sum(axis=0)[..., None]
     A = np.empty(F.shape)
     for r, cols in d.root_columns:  # to the world, about the origin, then about G: L_G = L_O - p_G x (m v_G)
@@ -75,18 +76,13 @@ def _centroidal_momentum_matrix(model: Model, q: np.ndarray) -> np.ndarray:
 
 def _cross_columns(a: np.ndarray, B: np.ndarray) -> np.ndarray:
     """a x b for every column b of B: [a]x B for a ([N,] 3), B ([N,] 3, k) -> ([N,] 3, k)."""
-    return (a @ _SKEW).reshape(a.shape[:-1] + (3, 3)) @ B
-
-
-def _vee(S: np.ndarray) -> np.ndarray:
-    """a from [a]x (..., 3, 3) -> (..., 3)."""
-    return np.stack([S[..., 2, 1], S[..., 0, 2], S[..., 1, 0]], axis=-1)
+    return skew(a) @ B
 
 
 def _pose_of(X: np.ndarray):
     """(R, p) of a pose from its motion transform X = [[R^T, -R^T [p]x], [0, R^T]] (..., 6, 6)."""
     R = np.swapaxes(X[..., :3, :3], -1, -2)
-    return R, _vee(-(R @ X[..., :3, 3:]))
+    return R, vee(-(R @ X[..., :3, 3:]))
 
 
 def centroidal_momentum(model: Model, q, v) -> np.ndarray:

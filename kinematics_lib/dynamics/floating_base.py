@@ -1,10 +1,10 @@
 """Floating-base configuration space (浮动基座) and whole-body centroidal quantities.
 
 A floating-base q = [p (3), quaternion x y z w (4), joints] has nq = nv + 1 coordinates; its
-velocity v = [v_b, w_b (body frame), qd_j] has nv. Configurations do not add: ``integrate``
+velocity v = [v_b, w_b (body frame), qd_j] has nv. Configurations do not add: ``integrate_configuration``
 moves the base along the SE(3) exponential of its body twist (Pinocchio's ``integrate``),
 ``difference`` is its inverse, and q_dot = E(q) v (``configuration_rate_map``) is the derivative
-of ``integrate`` at dt = 0 (document 000 writes S(q); S is kept for the selection matrix). The three-number alternative, roll-pitch-yaw, has
+of ``integrate_configuration`` at dt = 0 (document 000 writes S(q); S is kept for the selection matrix). The three-number alternative, roll-pitch-yaw, has
 ``rpy_velocity_map`` W with w_b = W(rpy) rpy_dot, which loses rank at pitch = +-90 deg.
 
 Centroidal quantities of the whole robot, world axes, about the centre of mass G:
@@ -26,17 +26,16 @@ import numpy as np
 
 from .. import _validate as check
 from ..geometry.rotations import quat_to_matrix, so3_log
-from ..geometry.spatial import _inertia_parts, _spatial_inertia
+from ..geometry.kernels import inertia_parts as _inertia_parts, spatial_inertia as _spatial_inertia
 from ..geometry.spatial import spatial_inertia
 from .algorithms import aba, crba, nonlinear_effects
 from .centroidal import center_of_mass, centroidal_momentum_matrix
 from .frames import forward_kinematics
 from .integrators import integrate_adaptive
 from .model import Model
-from ..geometry.rotations import _skew
+from ..geometry.kernels import skew as _skew
 
 __all__ = [
-    "integrate",
     "integrate_configuration",
     "difference",
     "configuration_rate_map",
@@ -46,11 +45,8 @@ __all__ = [
     "com_jacobian",
     "centroidal_inertia",
     "centroidal_momentum_matrix_from_jacobians",
-    "satellite_arm_model",
     "FreeFloatingRun",
     "simulate_free_floating",
-    "satellite_joint_torque",
-    "satellite_joint_loop",
     "zero_momentum_base_path",
 ]
 
@@ -113,7 +109,7 @@ def _free_integrate(q7: np.ndarray, xi: np.ndarray) -> np.ndarray:
     return np.concatenate([p_new, quat_new])
 
 
-def integrate(model: Model, q, v, dt: float = 1.0) -> np.ndarray:
+def integrate_configuration(model: Model, q, v, dt: float = 1.0) -> np.ndarray:
     """q (+) v dt (nq,): the configuration reached from q at constant generalised velocity v after dt.
 
     Joints: q_j + v_j dt. Free joint (body-frame twist [v_b; w_b]): T_WB(dt) = T_WB exp([v_b; w_b] dt),
@@ -139,11 +135,10 @@ def integrate(model: Model, q, v, dt: float = 1.0) -> np.ndarray:
 
 
 #: the name before chapter 6 (kept working): the same function
-integrate_configuration = integrate
 
 
 def difference(model: Model, q0, q1) -> np.ndarray:
-    """v (nv,) with ``integrate(model, q0, v) == q1``: q1 (-) q0.
+    """v (nv,) with ``integrate_configuration(model, q0, v) == q1``: q1 (-) q0.
 
     Joints: q1 - q0. Free joint: [v_b; w_b] = log6(T0^-1 T1) (body frame of q0), with
     w_b = log3(R0^T R1) and v_b = V(w_b)^-1 R0^T (p1 - p0). The rotation part has |w_b| <= pi.
@@ -317,38 +312,6 @@ def _body_jacobian(model: Model, T: np.ndarray, i: int) -> np.ndarray:
 # ---------------------------------------------------------------- free-floating simulation
 
 
-def satellite_arm_model(mass_ratio: float = 0.3, base_mass: float = 100.0, base_size: float = 1.0,
-                        link_length: float = 0.6, gravity=(0.0, 0.0, 0.0)) -> Model:
-    """A 3-dof planar arm on a free-floating cubic satellite (document 000, exercise 3.1), zero gravity.
-
-    Base: a cube of ``base_mass`` kg and side ``base_size`` m (free joint). Three revolute joints
-    about z; joint 1 on the centre of the base's +x face, the next two at the link tips; links are
-    rods (radius 3 cm) of length ``link_length`` m and mass mass_ratio * base_mass / 3 each, so
-    mass_ratio = arm mass / base mass. nq = 10, nv = 9.
-    """
-    ratio = check.positive(mass_ratio, "mass_ratio")
-    M = check.positive(base_mass, "base_mass")
-    s = check.positive(base_size, "base_size")
-    L = check.positive(link_length, "link_length")
-    gravity = check.vector(gravity, 3, "gravity")
-    for value, name, high in ((ratio, "mass_ratio", 1e6), (M, "base_mass", 1e9), (s, "base_size", 1e3),
-                              (L, "link_length", 1e3)):
-        if value > high:
-            raise check.InputError(f"{name} must be at most {high:g}, got {value:g}")
-    m, r = ratio * M / 3.0, 0.03
-    rod = np.diag([m * r * r / 2.0, m * (3 * r * r + L * L) / 12.0, m * (3 * r * r + L * L) / 12.0])
-    inertia = [spatial_inertia(M, np.zeros(3), np.eye(3) * M * s * s / 6.0)]
-    inertia += [spatial_inertia(m, np.array([L / 2.0, 0.0, 0.0]), rod)] * 3
-    T_tree = np.array([np.eye(4)] * 4)
-    T_tree[1, 0, 3], T_tree[2, 0, 3], T_tree[3, 0, 3] = s / 2.0, L, L
-    return Model(
-        name="satellite with a 3-dof arm", body_names=("base", "link1", "link2", "link3"),
-        body_joint=("root_joint", "joint1", "joint2", "joint3"), parent=(-1, 0, 1, 2),
-        joint_types=("free", "revolute", "revolute", "revolute"), axes=np.array([[0.0, 0.0, 1.0]] * 4),
-        T_tree=T_tree, inertia=np.array(inertia), gravity=gravity,
-        lower=np.full(4, -np.inf), upper=np.full(4, np.inf))
-
-
 @dataclass(frozen=True)
 class FreeFloatingRun:
     """A free-floating simulation: samples t (N,), q (N, nq) (unit quaternions), v (N, nv),
@@ -420,74 +383,13 @@ def simulate_free_floating(model: Model, q0, v0, t_final: float, dt: float, torq
     return FreeFloatingRun(t, Q, V, h, drift)
 
 
-def _loop(A: float, w: float, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(q, qd, qdd) of joints 1 and 2 at time t: a circle in (q_1, q_2) traced with phase s(t)."""
-    s, sd, sdd = w * t - math.sin(w * t), w * (1.0 - math.cos(w * t)), w * w * math.sin(w * t)
-    S, C = math.sin(s), math.cos(s)
-    return (A * np.array([S, 1.0 - C]), A * sd * np.array([C, S]),
-            A * np.array([-S * sd * sd + C * sdd, C * sd * sd + S * sdd]))
-
-
-def satellite_joint_loop(n_joints: int, amplitude: float, period: float, t) -> tuple[np.ndarray, np.ndarray]:
-    """(q_j, qd_j), each (N, n_joints): a closed loop of the joints at the times t (N,), from rest to rest.
-
-    q_1 = amplitude sin s, q_2 = amplitude (1 - cos s), the others 0, with the phase
-    s(t) = w t - sin(w t), w = 2 pi / period: one circle per period in the (q_1, q_2) plane,
-    starting and ending at q_j = 0 with zero velocity.
-    """
-    n = check.integer(n_joints, "n_joints", 1, 1000)
-    A = check.scalar(amplitude, "amplitude")
-    w = 2.0 * math.pi / check.positive(period, "period")
-    t = check.vector(t, None, "t")
-    if t.shape[0] == 0:
-        raise check.InputError("t must have at least one entry, got an empty vector")
-    if t.shape[0] > 1_000_000:
-        raise check.InputError(f"t must have at most 1000000 entries, got {t.shape[0]}")
-    q, qd = np.zeros((t.shape[0], n)), np.zeros((t.shape[0], n))
-    k = min(2, n)
-    with np.errstate(all="ignore"):
-        for i, ti in enumerate(t):
-            qi, qdi, _ = _loop(A, w, float(ti))
-            q[i, :k], qd[i, :k] = qi[:k], qdi[:k]
-    return check.finite_result((q, qd), "the joint loop", "amplitude, period and t")
-
-
-def satellite_joint_torque(model: Model, amplitude: float = 0.8, period: float = 4.0, kp: float = 25.0,
-                           kd: float = 10.0) -> Callable:
-    """tau_j(t, q, v): computed torque that makes the joints follow :func:`satellite_joint_loop`, base unactuated.
-
-    The commanded joint acceleration is a_j = qdd_d + kd (qd_d - qd) + kp (q_d - q); with zero
-    force on the base, the base then accelerates by a_b = -M_bb^-1 (M_bj a_j + h_b), and
-    tau_j = M_jb a_b + M_jj a_j + h_j (M = CRBA, h = nonlinear effects). The torque is internal:
-    it cannot change the momentum. The loop starts and ends at rest at q_j = 0.
-    """
-    check.model(model)
-    A = check.scalar(amplitude, "amplitude")
-    w = 2.0 * math.pi / check.positive(period, "period")
-    kp, kd = check.nonnegative(kp, "kp"), check.nonnegative(kd, "kd")
-    n_j = model.nv - 6
-    k = min(2, n_j)
-
-    def torque(t, q, v):
-        q_d, v_d, a_d = np.zeros(n_j), np.zeros(n_j), np.zeros(n_j)
-        loop = _loop(A, w, float(t))
-        q_d[:k], v_d[:k], a_d[:k] = loop[0][:k], loop[1][:k], loop[2][:k]
-        a_j = a_d + kd * (v_d - v[6:]) + kp * (q_d - q[7:])
-        quat = q[3:7] / math.sqrt(float(q[3:7] @ q[3:7]))
-        q = np.concatenate([q[:3], quat, q[7:]])
-        M, h = crba(model, q), nonlinear_effects(model, q, v)
-        a_b = -np.linalg.solve(M[:6, :6], M[:6, 6:] @ a_j + h[:6])
-        return M[6:, :6] @ a_b + M[6:, 6:] @ a_j + h[6:]
-    return torque
-
-
 def zero_momentum_base_path(model: Model, q0, qj, qdj, dt: float) -> np.ndarray:
     """q (N, nq): the base motion that keeps the momentum zero while the joints follow qj (N, n_j).
 
     The first six rows of M v are the whole robot's momentum in base coordinates, so h = 0 means
     M_bb v_b + M_bj qd_j = 0: v_b = -M_bb^-1 M_bj(q_j) qd_j, a velocity constraint that does not
     integrate to a constraint on q (non-holonomic). Integrated with the trapezoidal rule on the
-    base (``integrate``); the joints take qj exactly, and the base position is then set so that
+    base (``integrate_configuration``); the joints take qj exactly, and the base position is then set so that
     the CoM stays where it started (zero linear momentum *does* integrate: p_G = const). q0 gives the start base pose (its joints
     are replaced by qj[0]); qdj (N, n_j) the joint rates (rad/s); dt the sample spacing (s).
     Whatever joint torques produce this joint motion from rest, without gravity or contacts,
@@ -520,7 +422,7 @@ def zero_momentum_base_path(model: Model, q0, qj, qdj, dt: float) -> np.ndarray:
         if v_prev is not None:
             step = 0.5 * (v_prev + v) * dt
             step[6:] = 0.0
-            q = integrate(model, q, step)
+            q = integrate_configuration(model, q, step)
             q[7:] = qj[k]
             q[:3] += p_G0 - center_of_mass(model, q)  # the integrable part: the CoM does not move
         else:

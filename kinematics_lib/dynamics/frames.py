@@ -12,6 +12,7 @@ import numpy as np
 from .. import _validate as check
 from .joints import _free_joint_pose, _joint_coefficients, _joint_coordinates
 from .model import Model, state
+from ..geometry.kernels import cross
 from ..geometry.rotations import quat_to_matrix, so3_exp
 from ..geometry.spatial import motion_transform
 from ..geometry.transforms import adjoint, transform_inverse
@@ -45,24 +46,6 @@ def _joint_transform(model: Model, i: int, q_i) -> np.ndarray:
 def _mm(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """A B for (4, 4) matrices or stacks of them (ndarray.dot is the faster product for one pair)."""
     return A.dot(B) if A.ndim == 2 and B.ndim == 2 else A @ B
-
-
-_SKEW = np.array([[0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0],
-                  [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
-                  [0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]])  # a @ _SKEW = [a]x, flattened
-
-
-def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a x b over the last axis of stacks (..., 3) (checked input): [a]x b as one product for a
-    single state, component by component for a batch (elementwise over N is the cheaper there)."""
-    if a.ndim <= 2 and b.ndim <= 2:
-        return ((a @ _SKEW).reshape(a.shape + (3,)) @ b[..., None])[..., 0]
-    a, b = np.broadcast_arrays(a, b)
-    out = np.empty(a.shape)  # (p_G (N, 3) against (nv, N, 3) broadcasts)
-    for i, j, k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
-        np.multiply(a[..., j], b[..., k], out=out[..., i])
-        out[..., i] -= a[..., k] * b[..., j]
-    return out
 
 
 def _local_poses(model: Model, q: np.ndarray, bodies: np.ndarray) -> np.ndarray:
@@ -121,7 +104,7 @@ def frame_names(model: Model) -> tuple:
 def _frame(model: Model, name: str) -> tuple[int, np.ndarray]:
     check.model(model)
     if not isinstance(name, str) or name not in model.frames:
-        raise ValueError(f"link_name must be one of the model's frames, got {name!r} "
+        raise ValueError(f"frame must be one of the model's frames, got {name!r} "
                          f"(e.g. {', '.join(list(model.frames)[:6])}, ...)")
     return model.frames[name]
 
@@ -132,25 +115,25 @@ def _frame_pose(model: Model, q: np.ndarray, body: int, T_BF: np.ndarray):
     return _mm(T[-1], T_BF), T
 
 
-def frame_placement(model: Model, q, link_name: str) -> np.ndarray:
-    """T_WF (4, 4): pose of frame ``link_name`` in the world at configuration q; a batch
+def frame_placement(model: Model, q, frame: str) -> np.ndarray:
+    """T_WF (4, 4): pose of frame ``frame`` in the world at configuration q; a batch
     q (N, nq) gives (N, 4, 4). Only the bodies supporting the frame are visited."""
-    body, T_BF = _frame(model, link_name)
+    body, T_BF = _frame(model, frame)
     (q,) = state(model, q)
     if body < 0:
         return np.array(T_BF) if q.ndim == 1 else np.broadcast_to(T_BF, (q.shape[0], 4, 4)).copy()
     return check.finite_result(_frame_pose(model, q, body, T_BF)[0], "T_WF", "q")
 
 
-def frame_jacobian(model: Model, q, link_name: str) -> np.ndarray:
-    """J (6, nv): [v; w] of frame ``link_name`` = J v, at the frame origin, world-aligned axes.
+def frame_jacobian(model: Model, q, frame: str) -> np.ndarray:
+    """J (6, nv): [v; w] of frame ``frame`` = J v, at the frame origin, world-aligned axes.
 
     The column of velocity coordinate k (joint of body j, local motion-subspace column
     s_k = [s_v; s_w]) is the world-frame motion of the frame origin p:  w_k = R_j s_w,
     v_k = R_j s_v + w_k x (p - p_j)  (T_Wj = (R_j, p_j)); only the supporting joints
     (RBDA's kappa) have non-zero columns. A batch q (N, nq) gives (N, 6, nv).
     """
-    body, T_BF = _frame(model, link_name)
+    body, T_BF = _frame(model, frame)
     (q,) = state(model, q)
     J = np.zeros(q.shape[:-1] + (6, model.nv))
     if body < 0:
@@ -167,7 +150,7 @@ def frame_jacobian(model: Model, q, link_name: str) -> np.ndarray:
     return check.finite_result(J, "J", "q")
 
 
-def frame_jacobian_time_variation(model: Model, q, v, link_name: str) -> np.ndarray:
+def frame_jacobian_time_variation(model: Model, q, v, frame: str) -> np.ndarray:
     """dJ/dt (6, nv): the time derivative of :func:`frame_jacobian` along the motion q(t) with
     velocity v, in the same convention (frame origin, world-aligned axes, rows [linear; angular];
     Pinocchio's ``getFrameJacobianTimeVariation(..., LOCAL_WORLD_ALIGNED)``).
@@ -183,7 +166,7 @@ def frame_jacobian_time_variation(model: Model, q, v, link_name: str) -> np.ndar
     is the velocity-product (bias) acceleration of the frame origin that task-space control
     subtracts. q (nq,), v (nv,); units of Jdot: those of J per second.
     """
-    body, T_BF = _frame(model, link_name)
+    body, T_BF = _frame(model, frame)
     q, v = state(model, q, v, batch=False)
     dJ = np.zeros((6, model.nv))
     if body < 0:
@@ -213,7 +196,7 @@ def frame_jacobian_time_variation(model: Model, q, v, link_name: str) -> np.ndar
     return check.finite_result(dJ, "dJ/dt", "q, v")
 
 
-def screw_axes(model: Model, link_name: str, space: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def screw_axes(model: Model, frame: str, space: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(M (4, 4), screws (6, nv)): the frame's home pose and the joints' screw axes, for
     :func:`kinematics_lib.fk_poe` and :func:`kinematics_lib.jacobian_poe`.
 
@@ -221,10 +204,10 @@ def screw_axes(model: Model, link_name: str, space: bool = True) -> tuple[np.nda
     coordinate k at q = 0: space=True in the world frame, S_k = Ad(T_Wc(0)) s_k (body c owns
     coordinate k, s_k its motion subspace in the body frame); space=False in the frame F itself,
     B_k = Ad(M^-1) S_k. Joints that do not move the frame get zero columns, so that
-    ``fk_poe(M, S, q) == frame_placement(model, q, link_name)`` for the model's full q.
+    ``fk_poe(M, S, q) == frame_placement(model, q, frame)`` for the model's full q.
     The model must have a fixed base and one-dof joints only (nq = nv: a free joint is no screw).
     """
-    body, T_BF = _frame(model, link_name)
+    body, T_BF = _frame(model, frame)
     space = check.flag(space, "space")
     if model.floating_base:
         raise check.InputError("model must have a fixed base for screw axes (a free joint is not one screw); "

@@ -53,7 +53,7 @@ MAX_STEPS = 1_000_000
 def _derivative(f: Callable, t: float, x: np.ndarray) -> np.ndarray:
     """f(t, x), checked: a finite array of x's shape (so that no step can turn NaN silently)."""
     if not np.isfinite(x).all():
-        raise check.InputError(f"the state overflowed (not finite) at t = {t:.6g} s: h is too large (or the "
+        raise check.InputError(f"the state overflowed (not finite) at t = {t:.6g} s: dt is too large (or the "
                                "state itself)")
     dx = np.asarray(f(t, x), dtype=float)
     if dx.shape != x.shape:
@@ -63,53 +63,53 @@ def _derivative(f: Callable, t: float, x: np.ndarray) -> np.ndarray:
     return dx
 
 
-def _step_args(f, t, x, h) -> tuple:
+def _step_args(f, t, x, dt) -> tuple:
     x = check.vector(x, None, "x")
     if x.shape[0] == 0:
         raise check.InputError("x must have at least one entry, got an empty state")
-    return check.function(f, "f"), check.scalar(t, "t"), x, check.scalar(h, "h")
+    return check.function(f, "f"), check.scalar(t, "t"), x, check.scalar(dt, "dt")
 
 
-def euler_step(f: Callable, t: float, x: np.ndarray, h: float) -> np.ndarray:
-    """x(t + h) ≈ x + h f(t, x)   (explicit Euler, local error O(h^2))."""
-    f, t, x, h = _step_args(f, t, x, h)
-    return check.finite_result(_euler(f, t, x, h), "the new state", "x, h, f's values")
+def euler_step(f: Callable, t: float, x: np.ndarray, dt: float) -> np.ndarray:
+    """x(t + dt) ≈ x + dt f(t, x)   (explicit Euler, local error O(dt^2))."""
+    f, t, x, dt = _step_args(f, t, x, dt)
+    return check.finite_result(_euler(f, t, x, dt), "the new state", "x, dt, f's values")
 
 
-def _euler(f: Callable, t: float, x: np.ndarray, h: float) -> np.ndarray:
-    return x + h * _derivative(f, t, x)
+def _euler(f: Callable, t: float, x: np.ndarray, dt: float) -> np.ndarray:
+    return x + dt * _derivative(f, t, x)
 
 
-def rk4_step(f: Callable, t: float, x: np.ndarray, h: float) -> np.ndarray:
-    """One classic Runge-Kutta step: x + h/6 (k1 + 2 k2 + 2 k3 + k4)   (local error O(h^5)).
+def rk4_step(f: Callable, t: float, x: np.ndarray, dt: float) -> np.ndarray:
+    """One classic Runge-Kutta step: x + dt/6 (k1 + 2 k2 + 2 k3 + k4)   (local error O(dt^5)).
 
     >>> rk4_step(lambda t, x: -x, 0.0, np.array([1.0]), 0.1)   # exp(-0.1) = 0.904837418...
     array([0.9048375])
     """
-    f, t, x, h = _step_args(f, t, x, h)
-    return check.finite_result(_rk4(f, t, x, h), "the new state", "x, h, f's values")
+    f, t, x, dt = _step_args(f, t, x, dt)
+    return check.finite_result(_rk4(f, t, x, dt), "the new state", "x, dt, f's values")
 
 
-def _rk4(f: Callable, t: float, x: np.ndarray, h: float) -> np.ndarray:
+def _rk4(f: Callable, t: float, x: np.ndarray, dt: float) -> np.ndarray:
     k1 = _derivative(f, t, x)
-    k2 = _derivative(f, t + 0.5 * h, x + 0.5 * h * k1)
-    k3 = _derivative(f, t + 0.5 * h, x + 0.5 * h * k2)
-    k4 = _derivative(f, t + h, x + h * k3)
-    return x + h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+    k2 = _derivative(f, t + 0.5 * dt, x + 0.5 * dt * k1)
+    k3 = _derivative(f, t + 0.5 * dt, x + 0.5 * dt * k2)
+    k4 = _derivative(f, t + dt, x + dt * k3)
+    return x + dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
 
 
-def semi_implicit_euler_step(f: Callable, t: float, x: np.ndarray, h: float) -> np.ndarray:
-    """x = [q; qd] (even length):  qd+ = qd + h qdd(t, q, qd),  q+ = q + h qd+   (the new velocity moves q)."""
-    f, t, x, h = _step_args(f, t, x, h)
+def semi_implicit_euler_step(f: Callable, t: float, x: np.ndarray, dt: float) -> np.ndarray:
+    """x = [q; qd] (even length):  qd+ = qd + dt qdd(t, q, qd),  q+ = q + dt qd+   (the new velocity moves q)."""
+    f, t, x, dt = _step_args(f, t, x, dt)
     if x.shape[0] % 2:
         raise check.InputError(f"x must be [q; qd] of even length, got shape {x.shape}")
-    return check.finite_result(_semi_implicit(f, t, x, h), "the new state", "x, h, f's values")
+    return check.finite_result(_semi_implicit(f, t, x, dt), "the new state", "x, dt, f's values")
 
 
-def _semi_implicit(f: Callable, t: float, x: np.ndarray, h: float) -> np.ndarray:
+def _semi_implicit(f: Callable, t: float, x: np.ndarray, dt: float) -> np.ndarray:
     n = x.shape[0] // 2
-    qd_new = x[n:] + h * _derivative(f, t, x)[n:]
-    return np.concatenate([x[:n] + h * qd_new, qd_new])
+    qd_new = x[n:] + dt * _derivative(f, t, x)[n:]
+    return np.concatenate([x[:n] + dt * qd_new, qd_new])
 
 
 #: the public one-step methods and their unchecked cores (integrate_fixed_step uses the cores)

@@ -122,14 +122,14 @@ def _expression(x, name: str) -> sp.Expr:
     return e
 
 
-def christoffel_C(M: sp.Matrix, q, qd) -> sp.ImmutableMatrix:
+def christoffel_C(M: sp.Matrix, q, v) -> sp.ImmutableMatrix:
     """Coriolis/centrifugal matrix from the Christoffel symbols of M (symbolic).
 
-    C_ij = sum_k 1/2 (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) qd_k ;  M (n, n) in q, qd (n,) symbols.
+    C_ij = sum_k 1/2 (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) qd_k ;  M (n, n) in q, v (n,) symbols.
     """
     q = _symbols(q, "q")
     n = len(q)
-    qd = _symbols(qd, "qd", n)
+    v = _symbols(v, "v", n)
     if not isinstance(M, sp.MatrixBase) or M.shape != (n, n):
         raise check.InputError(f"M must be a sympy Matrix of shape ({n}, {n}) (one row per symbol of q), "
                                f"got {check.describe(M)}")
@@ -137,13 +137,13 @@ def christoffel_C(M: sp.Matrix, q, qd) -> sp.ImmutableMatrix:
     C = sp.zeros(n, n)
     for i in range(n):
         for j in range(n):
-            C[i, j] = sum(sp.Rational(1, 2) * (dM[k][i, j] + dM[j][i, k] - dM[i][j, k]) * qd[k]
+            C[i, j] = sum(sp.Rational(1, 2) * (dM[k][i, j] + dM[j][i, k] - dM[i][j, k]) * v[k]
                           for k in range(n))
     return _simplify(C)
 
 
-def christoffel_matrix(dM, qd) -> np.ndarray:
-    """Numeric Christoffel C (n, n) from dM (n, n, n) with dM[k] = dM/dq_k, and qd (n,) in rad/s.
+def christoffel_matrix(dM, v) -> np.ndarray:
+    """Numeric Christoffel C (n, n) from dM (n, n, n) with dM[k] = dM/dq_k, and v (n,) in rad/s.
 
     C_ij = sum_k 1/2 (dM[k]_ij + dM[j]_ik - dM[i]_jk) qd_k.
 
@@ -153,21 +153,21 @@ def christoffel_matrix(dM, qd) -> np.ndarray:
     array([[-1. , -1.5],
            [ 0.5,  0. ]])
     """
-    qd = check.vector(qd, None, "qd")
-    n = qd.shape[0]
+    v = check.vector(v, None, "v")
+    n = v.shape[0]
     dM = check._finite(check._array(dM, "dM"), "dM")
     if n == 0 or dM.shape != (n, n, n):
-        raise check.InputError(f"dM must have shape ({n}, {n}, {n}) to match qd's shape ({n},) (n >= 1), "
+        raise check.InputError(f"dM must have shape ({n}, {n}, {n}) to match v's shape ({n},) (n >= 1), "
                                f"got shape {dM.shape}")
-    return 0.5 * (np.einsum("kij,k->ij", dM, qd) + np.einsum("jik,k->ij", dM, qd)
-                  - np.einsum("ijk,k->ij", dM, qd))
+    return 0.5 * (np.einsum("kij,k->ij", dM, v) + np.einsum("jik,k->ij", dM, v)
+                  - np.einsum("ijk,k->ij", dM, v))
 
 
-def derive_lagrangian(T: sp.Expr, V: sp.Expr, q, qd) -> LagrangianModel:
-    """M, C (Christoffel), G of the system with kinetic energy T(q, qd) and potential energy V(q).
+def derive_lagrangian(T: sp.Expr, V: sp.Expr, q, v) -> LagrangianModel:
+    """M, C (Christoffel), G of the system with kinetic energy T(q, v) and potential energy V(q).
 
-    T must be a homogeneous quadratic form in qd (fixed, time-independent constraints) and V must
-    not depend on qd; otherwise ValueError. A single pendulum (angle from the downward vertical):
+    T must be a homogeneous quadratic form in v (fixed, time-independent constraints) and V must
+    not depend on v; otherwise ValueError. A single pendulum (angle from the downward vertical):
 
     >>> th, thd, m, l, g = sp.symbols("theta dtheta m l g", positive=True)
     >>> pendulum = derive_lagrangian(m * l**2 * thd**2 / 2, -m * g * l * sp.cos(th), [th], [thd])
@@ -178,21 +178,21 @@ def derive_lagrangian(T: sp.Expr, V: sp.Expr, q, qd) -> LagrangianModel:
     array([-4.905])
     """
     q = _symbols(q, "q")
-    qd = _symbols(qd, "qd", len(q))
+    v = _symbols(v, "v", len(q))
     T, V = _expression(T, "T"), _expression(V, "V")
-    if set(qd) & V.free_symbols:
-        raise check.InputError("V must depend on q only, not on the velocities qd")
+    if set(v) & V.free_symbols:
+        raise check.InputError("V must depend on q only, not on the velocities v")
     try:
-        monoms = sp.Poly(sp.expand(T), *qd).monoms()
+        monoms = sp.Poly(sp.expand(T), *v).monoms()
     except sp.PolynomialError:
         monoms = [()]
     if any(sum(m) != 2 for m in monoms):
-        raise check.InputError("T must be a homogeneous quadratic form in qd: T = 1/2 qd^T M(q) qd")
-    M = _simplify(sp.hessian(T, qd))
+        raise check.InputError("T must be a homogeneous quadratic form in v: T = 1/2 v^T M(q) v")
+    M = _simplify(sp.hessian(T, v))
     G = _simplify(sp.Matrix([sp.diff(V, qi) for qi in q]))
-    C = christoffel_C(M, q, qd)
-    symbols = (T.free_symbols | V.free_symbols) - set(q) - set(qd)
-    return LagrangianModel(q, qd, T, V, M, C, G, tuple(sorted(symbols, key=lambda s: s.name)))
+    C = christoffel_C(M, q, v)
+    symbols = (T.free_symbols | V.free_symbols) - set(q) - set(v)
+    return LagrangianModel(q, v, T, V, M, C, G, tuple(sorted(symbols, key=lambda s: s.name)))
 
 
 @lru_cache(maxsize=64)
@@ -323,22 +323,22 @@ def _pairs(x, name: str, like: np.ndarray | None = None) -> np.ndarray:
     return a
 
 
-def _change_angles(E: np.ndarray, q, qd):
+def _change_angles(E: np.ndarray, q, v):
     q = _pairs(q, "q")
     out = check.finite_result(q @ E.T, "the angles", "q")
-    if qd is None:
+    if v is None:
         return out
-    return out, check.finite_result(_pairs(qd, "qd", like=q) @ E.T, "the rates", "qd")
+    return out, check.finite_result(_pairs(v, "v", like=q) @ E.T, "the rates", "v")
 
 
-def relative_to_absolute(q, qd=None):
-    """(theta1, phi) -> (theta1, theta1 + phi); with qd also the velocities. Shapes (..., 2)."""
-    return _change_angles(np.array([[1.0, 0.0], [1.0, 1.0]]), q, qd)
+def relative_to_absolute(q, v=None):
+    """(theta1, phi) -> (theta1, theta1 + phi); with v also the velocities. Shapes (..., 2)."""
+    return _change_angles(np.array([[1.0, 0.0], [1.0, 1.0]]), q, v)
 
 
-def absolute_to_relative(q, qd=None):
-    """(theta1, theta2) -> (theta1, theta2 - theta1); with qd also the velocities. Shapes (..., 2)."""
-    return _change_angles(np.array([[1.0, 0.0], [-1.0, 1.0]]), q, qd)
+def absolute_to_relative(q, v=None):
+    """(theta1, theta2) -> (theta1, theta2 - theta1); with v also the velocities. Shapes (..., 2)."""
+    return _change_angles(np.array([[1.0, 0.0], [-1.0, 1.0]]), q, v)
 
 
 def _num(num) -> "NumericLagrangian":
@@ -359,37 +359,37 @@ def _damping_matrix(damping, n: int) -> np.ndarray:
     return D
 
 
-def forward_dynamics_lagrange(num: NumericLagrangian, q, qd, tau=None, damping=0.0) -> np.ndarray:
-    """qdd = M(q)^-1 (tau - C(q, qd) qd - G(q) - D qd)   (n,) in rad/s^2.
+def forward_dynamics_lagrange(num: NumericLagrangian, q, v, tau=None, damping=0.0) -> np.ndarray:
+    """a = M(q)^-1 (tau - C(q, v) v - G(q) - D v)   (n,) in rad/s^2.
 
     tau: (n,) generalised forces in N·m (default zero); damping: D as for a scalar d (d I), a
     vector (diagonal) or a matrix, acting on the generalised velocities.
     """
-    q, qd = check.vector(q, _num(num).n, "q"), check.vector(qd, num.n, "qd")
+    q, v = check.vector(q, _num(num).n, "q"), check.vector(v, num.n, "v")
     tau = np.zeros(num.n) if tau is None else check.vector(tau, num.n, "tau")
     D = _damping_matrix(damping, num.n)
-    qdd = np.linalg.solve(num.M(q), tau - num.bias(q, qd) - D @ qd)
-    return check.finite_result(qdd, "qdd", "qd, tau, damping")
+    a = np.linalg.solve(num.M(q), tau - num.bias(q, v) - D @ v)
+    return check.finite_result(a, "a", "v, tau, damping")
 
 
-def inverse_dynamics_lagrange(num: NumericLagrangian, q, qd, qdd) -> np.ndarray:
-    """tau = M(q) qdd + C(q, qd) qd + G(q)   (n,) in N·m."""
-    q, qd = check.vector(q, _num(num).n, "q"), check.vector(qd, num.n, "qd")
-    qdd = check.vector(qdd, num.n, "qdd")
-    return check.finite_result(num.M(q) @ qdd + num.bias(q, qd), "tau", "qd, qdd")
+def inverse_dynamics_lagrange(num: NumericLagrangian, q, v, a) -> np.ndarray:
+    """tau = M(q) a + C(q, v) v + G(q)   (n,) in N·m."""
+    q, v = check.vector(q, _num(num).n, "q"), check.vector(v, num.n, "v")
+    a = check.vector(a, num.n, "a")
+    return check.finite_result(num.M(q) @ a + num.bias(q, v), "tau", "v, a")
 
 
-def mechanical_energy(num: NumericLagrangian, q, qd):
-    """E = T(q, qd) + V(q) in J, for one state (n,) or a trajectory (N, n) -> (N,)."""
+def mechanical_energy(num: NumericLagrangian, q, v):
+    """E = T(q, v) + V(q) in J, for one state (n,) or a trajectory (N, n) -> (N,)."""
     n = _num(num).n
     q = check._finite(check._array(q, "q"), "q")
-    qd = check._finite(check._array(qd, "qd"), "qd")
+    v = check._finite(check._array(v, "v"), "v")
     if q.shape[-1:] != (n,) or q.ndim > 2 or (q.ndim == 2 and q.shape[0] == 0):
         raise check.InputError(f"q must have shape ({n},) or (N, {n}), got {q.shape}")
-    if qd.shape != q.shape:
-        raise check.InputError(f"qd must have q's shape {q.shape}, got {qd.shape}")
-    E = np.asarray(num.T(q.T, qd.T), dtype=float) + np.asarray(num.V(q.T), dtype=float)
-    E = check.finite_result(E, "the energy", "q, qd")
+    if v.shape != q.shape:
+        raise check.InputError(f"v must have q's shape {q.shape}, got {v.shape}")
+    E = np.asarray(num.T(q.T, v.T), dtype=float) + np.asarray(num.V(q.T), dtype=float)
+    E = check.finite_result(E, "the energy", "q, v")
     return float(E) if q.ndim == 1 else np.broadcast_to(E, q.shape[:1]).copy()
 
 

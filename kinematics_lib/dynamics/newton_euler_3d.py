@@ -11,8 +11,8 @@ Correct algorithms (both equal :func:`kinematics_lib.rnea` on the same arm, to r
 * :func:`dh_model` -- the same DH arm as a :class:`~kinematics_lib.Model`, so that the spatial
   RNEA, CRBA and ABA run on it.
 
-The documents' versions of these recursions, **errors included** (``rnea_doc000``, ``ne_doc003``,
-``ne_doc001``, ``rnea_doc001``, ``aba_doc000``, ``crba_doc000``), live in
+The documents' versions of these recursions, **errors included** (``doc000.rnea``, ``doc003.ne``,
+``doc001.ne``, ``doc001.rnea``, ``doc000.aba``, ``doc000.crba``), live in
 :mod:`kinematics_lib.documents`; they reuse the private helpers of this module.
 
 Units: SI (m, kg, s, N, N m, rad). Gravity is a world vector (default (0, 0, -9.81)) and enters,
@@ -30,6 +30,7 @@ from .. import _validate as check
 from ..arms.dh import DHRobot, dh_frames, dh_transform
 from ..arms.robots import panda
 from .model import GRAVITY, Model
+from ..geometry.kernels import cross as _cross
 from ..geometry.rotations import rot_x, rot_z, so3_exp
 from ..geometry.spatial import inertia_parts, spatial_inertia
 
@@ -48,10 +49,6 @@ __all__ = [
     "ne_operation_counts",
     "ne_flops",
 ]
-
-
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
 
 
 # ---------------------------------------------------------------- the arm
@@ -259,12 +256,13 @@ def _rates(x, n: int, name: str) -> np.ndarray:
     return x
 
 
-def _state(arm: DHArm, q, qd, qdd):
+def _state(arm: DHArm, q, v, a, names=("v", "a")):
+    """(q, v, a) checked against the arm; ``names``: the caller's names of v and a (for the messages)."""
     n = check.instance(arm, DHArm, "arm").n
-    return (check.vector(q, n, "q"), _rates(qd, n, "qd"), _rates(qdd, n, "qdd"))
+    return (check.vector(q, n, "q"), _rates(v, n, names[0]), _rates(a, n, names[1]))
 
 
-def newton_euler_terms(arm: DHArm, q, qd, qdd) -> NewtonEulerTerms:
+def newton_euler_terms(arm: DHArm, q, v, a) -> NewtonEulerTerms:
     """The classic Newton-Euler recursion in world coordinates (standard DH, joint i about z_{i-1}).
 
     Outward, i = 1..n (omega_0 = omega_dot_0 = 0, v_dot_0 = -g), revolute joint i:
@@ -278,25 +276,25 @@ def newton_euler_terms(arm: DHArm, q, qd, qdd) -> NewtonEulerTerms:
         f_i = F_i + f_{i+1},   n_i = N_i + n_{i+1} + r_{i-1,ci} x F_i + r_{i-1,i} x f_{i+1}
         tau_i = n_i . z_{i-1} (revolute)  or  f_i . z_{i-1} (prismatic)
     """
-    q, qd, qdd = _state(arm, q, qd, qdd)
+    q, v, a = _state(arm, q, v, a)
     O, z, r, rc, I = _world_geometry(arm, q)
     n = arm.n
     out = {k: np.zeros((n, 3)) for k in ("omega", "omega_dot", "v_dot", "v_dot_c", "F", "N", "f", "n")}
     w, wd, vd = np.zeros(3), np.zeros(3), -arm.gravity
     for i in range(n):  # outward: base to tip
         if arm.robot.joint_types[i] == "R":
-            wd = wd + qdd[i] * z[i] + _cross(w, qd[i] * z[i])
-            w = w + qd[i] * z[i]
+            wd = wd + a[i] * z[i] + _cross(w, v[i] * z[i])
+            w = w + v[i] * z[i]
             vd = vd + _cross(wd, r[i]) + _cross(w, _cross(w, r[i]))
         else:
-            vd = vd + _cross(wd, r[i]) + _cross(w, _cross(w, r[i])) + qdd[i] * z[i] + 2 * qd[i] * _cross(w, z[i])
+            vd = vd + _cross(wd, r[i]) + _cross(w, _cross(w, r[i])) + a[i] * z[i] + 2 * v[i] * _cross(w, z[i])
         vdc = vd + _cross(wd, rc[i]) + _cross(w, _cross(w, rc[i]))
         row = (w, wd, vd, vdc, arm.masses[i] * vdc, I[i] @ wd + _cross(w, I[i] @ w))
         for key, value in zip(("omega", "omega_dot", "v_dot", "v_dot_c", "F", "N"), row):
             out[key][i] = value
-    check.finite_result((out["F"], out["N"]), "the link forces", "the arm's masses and inertias, qd, qdd")
+    check.finite_result((out["F"], out["N"]), "the link forces", "the arm's masses and inertias, v, a")
     out["f"], out["n"], tau = _ne_inward(out["F"], out["N"], r, rc, z[:-1], arm.robot.joint_types)
-    check.finite_result(tau, "tau", "the arm's masses and inertias, qd, qdd")
+    check.finite_result(tau, "tau", "the arm's masses and inertias, v, a")
     return NewtonEulerTerms(**out, tau=tau, origins=O, coms=O[1:] + rc, z=z[:-1])
 
 
@@ -336,9 +334,9 @@ def _ne_inward(F, N, r, rc, z, types: str):
     return f, m, tau
 
 
-def newton_euler(arm: DHArm, q, qd, qdd) -> np.ndarray:
+def newton_euler(arm: DHArm, q, v, a) -> np.ndarray:
     """Joint torques tau (n,) of the classic world-frame recursion (see :func:`newton_euler_terms`)."""
-    return newton_euler_terms(arm, q, qd, qdd).tau
+    return newton_euler_terms(arm, q, v, a).tau
 
 
 # ---------------------------------------------------------------- classic NE, link frames (counted)
@@ -371,22 +369,23 @@ class _Ops:
         return float(a @ b)
 
 
-def _revolute_chain(model: Model, q, qd, qdd, q_in_R: bool = True):
+def _revolute_chain(model: Model, q, v, a, q_in_R: bool = True, names=("v", "a")):
     """Per body: R_i (rotation of frame i in frame i-1, with the joint angle when q_in_R), p_i, z_i,
-    m_i, c_i, I_ci, all in body frames; raises unless the model is a revolute serial chain."""
+    m_i, c_i, I_ci, all in body frames; raises unless the model is a revolute serial chain.
+    ``names``: the caller's names of v and a (for the messages)."""
     check.model(model)
     if model.parent != tuple(range(-1, model.nb - 1)) or any(t not in ("revolute", "continuous")
                                                             for t in model.joint_types):
         raise check.InputError("model must be a serial chain of revolute joints (parent[i] = i - 1)")
     q = check.vector(q, model.nv, "q")
-    qd, qdd = _rates(qd, model.nv, "qd"), _rates(qdd, model.nv, "qdd")
+    v, a = _rates(v, model.nv, names[0]), _rates(a, model.nv, names[1])
     R_tree, p = model.T_tree[:, :3, :3], model.T_tree[:, :3, 3]
     R = np.array([R_tree[i] @ so3_exp(model.axes[i] * q[i]) for i in range(model.nb)]) if q_in_R else R_tree
     m, c, I = zip(*(inertia_parts(Ii) for Ii in model.inertia))
-    return q, qd, qdd, R, p, model.axes, np.array(m), np.array(c), np.array(I)
+    return q, v, a, R, p, model.axes, np.array(m), np.array(c), np.array(I)
 
 
-def newton_euler_local(model: Model, q, qd, qdd, count: Counter | None = None) -> np.ndarray:
+def newton_euler_local(model: Model, q, v, a, count: Counter | None = None) -> np.ndarray:
     """Classic Newton-Euler with every vector of link i in its own frame i (Craig's form).
 
     Frame i is body i's joint frame (on joint i's axis z_i); R_i, p_i: orientation and origin of
@@ -403,7 +402,7 @@ def newton_euler_local(model: Model, q, qd, qdd, count: Counter | None = None) -
     R_{n+1} = 1, p_{n+1} = 0, still applied so that every link costs the same: see NE_LINE_OPS).
     count: optional Counter, incremented by the number of each 3-vector operation as written.
     """
-    q, qd, qdd, R, p, z, m, c, I = _revolute_chain(model, q, qd, qdd)
+    q, v, a, R, p, z, m, c, I = _revolute_chain(model, q, v, a)
     if count is not None:
         check.instance(count, Counter, "count")
     o, n = _Ops(count), model.nb
@@ -412,8 +411,8 @@ def newton_euler_local(model: Model, q, qd, qdd, count: Counter | None = None) -
     for i in range(n):  # outward: base to tip
         Rt = R[i].T
         vd = o.matvec(Rt, o.add(o.cross(wd, p[i]), o.cross(w, o.cross(w, p[i])), vd))
-        wd = o.add(o.matvec(Rt, wd), o.cross(o.matvec(Rt, w), o.scale(qd[i], z[i])), o.scale(qdd[i], z[i]))
-        w = o.add(o.matvec(Rt, w), o.scale(qd[i], z[i]))
+        wd = o.add(o.matvec(Rt, wd), o.cross(o.matvec(Rt, w), o.scale(v[i], z[i])), o.scale(a[i], z[i]))
+        w = o.add(o.matvec(Rt, w), o.scale(v[i], z[i]))
         vdc = o.add(o.cross(wd, c[i]), o.cross(w, o.cross(w, c[i])), vd)
         F[i] = o.scale(m[i], vdc)
         N[i] = o.add(o.matvec(I[i], wd), o.cross(w, o.matvec(I[i], w)))
@@ -424,7 +423,7 @@ def newton_euler_local(model: Model, q, qd, qdd, count: Counter | None = None) -
         nn = o.add(N[i], o.matvec(R_next, nn), o.cross(c[i], F[i]), o.cross(p_next, o.matvec(R_next, f)))
         f = o.add(Rf, F[i])
         tau[i] = o.dot(nn, z[i])
-    return check.finite_result(tau, "tau", "the model's inertias and gravity, qd, qdd")
+    return check.finite_result(tau, "tau", "the model's inertias and gravity, v, a")
 
 
 #: 3-vector operations per link in each line of :func:`newton_euler_local`, counted as written

@@ -24,7 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..geometry.spatial import _crm, motion_transform
+from ..geometry.spatial import motion_transform
+from ..geometry.kernels import crm as _crm
 from .model import Model, _frozen
 
 __all__: list = []

@@ -47,7 +47,7 @@ import numpy as np
 from .. import _validate as check
 from .model import GRAVITY, Model, _model_as_given
 from ..geometry.rotations import rpy_to_matrix
-from ..geometry.spatial import _motion_transform, _spatial_inertia
+from ..geometry.kernels import motion_transform as _motion_transform, spatial_inertia as _spatial_inertia
 
 __all__ = ["load_urdf", "anymal_b_urdf"]
 

@@ -3,7 +3,7 @@
 The bottom layer: imports nothing else of kinematics_lib (only ``_validate``).
 """
 
-from . import rotations, transforms, spatial
+from . import kernels, rotations, transforms, spatial  # kernels: unchecked, not in kl.* (see its docstring)
 from .rotations import *  # noqa: F401,F403
 from .transforms import *  # noqa: F401,F403
 from .spatial import *  # noqa: F401,F403

@@ -18,6 +18,8 @@ import math
 import numpy as np
 
 from .. import _validate as check
+from . import kernels
+from .kernels import skew as _skew
 
 __all__ = [
     "skew",
@@ -47,8 +49,7 @@ def skew(w) -> np.ndarray:
            [ 3.,  0., -1.],
            [-2.,  1.,  0.]])
     """
-    x, y, z = check.vector(w, 3, "w")
-    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    return kernels.skew(check.vector(w, 3, "w"))
 
 
 def vee(S) -> np.ndarray:
@@ -57,8 +58,7 @@ def vee(S) -> np.ndarray:
     >>> vee(skew([1.0, 2.0, 3.0]))
     array([1., 2., 3.])
     """
-    S = check.matrix(S, (3, 3), "S")
-    return 0.5 * np.array([S[2, 1] - S[1, 2], S[0, 2] - S[2, 0], S[1, 0] - S[0, 1]])
+    return kernels.vee(check.matrix(S, (3, 3), "S"))
 
 
 def rot_x(angle: float) -> np.ndarray:
@@ -180,11 +180,6 @@ def so3_exp(phi) -> np.ndarray:
         return np.eye(3) + (1.0 - t2 / 6.0) * K + (0.5 - t2 / 24.0) * (K @ K)
     K = _skew(phi / t)
     return np.eye(3) + math.sin(t) * K + (1.0 - math.cos(t)) * (K @ K)
-
-
-def _skew(w) -> np.ndarray:
-    """[w]x (3, 3) of a checked w (3,) (inner helper of every layer; :func:`skew` checks its input)."""
-    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
 
 
 def so3_log(R) -> np.ndarray:

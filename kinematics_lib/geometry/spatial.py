@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from .rotations import _skew
+from . import kernels
+from .kernels import skew as _skew
 
 __all__ = [
     "apply_each",
@@ -34,18 +35,7 @@ __all__ = [
 ]
 
 
-def _crm_of(v: np.ndarray) -> np.ndarray:
-    """crm(v) = [[w x, v x], [0, w x]] written out (used once, to build the generators below)."""
-    out = np.zeros((6, 6))
-    out[:3, :3] = out[3:, 3:] = _skew(v[3:])
-    out[:3, 3:] = _skew(v[:3])
-    return out
-
-
-# crm(v) is linear in v: crm(v) = sum_k v_k crm(e_k). With the six generator matrices stacked,
-# crm / crf of one vector -- or of a whole stack of vectors, one per body -- is one product.
-_CRM = np.array([_crm_of(e) for e in np.eye(6)]).reshape(6, 36)
-_CRF = np.array([-_crm_of(e).T for e in np.eye(6)]).reshape(6, 36)
+_crm, _crf = kernels.crm, kernels.crf  # module-internal names of the one implementation
 
 
 def _motion_vectors(v, name: str) -> np.ndarray:
@@ -54,14 +44,6 @@ def _motion_vectors(v, name: str) -> np.ndarray:
     if a.ndim not in (1, 2) or a.shape[-1] != 6 or a.shape[0] == 0:
         raise check.InputError(f"{name} must have shape (6,) or (n, 6) with n >= 1, got shape {a.shape}")
     return check._finite(a, name)
-
-
-def _crm(v: np.ndarray) -> np.ndarray:
-    return (v @ _CRM).reshape(v.shape[:-1] + (6, 6))
-
-
-def _crf(v: np.ndarray) -> np.ndarray:
-    return (v @ _CRF).reshape(v.shape[:-1] + (6, 6))
 
 
 def crm(v) -> np.ndarray:
@@ -133,14 +115,7 @@ def crf_bar(h) -> np.ndarray:
     return out
 
 
-def _spatial_inertia(m: float, c: np.ndarray, I_c: np.ndarray) -> np.ndarray:
-    C = _skew(c)
-    out = np.zeros((6, 6))
-    out[:3, :3] = m * np.eye(3)
-    out[:3, 3:] = -m * C
-    out[3:, :3] = m * C
-    out[3:, 3:] = I_c - m * C @ C
-    return out
+_spatial_inertia = kernels.spatial_inertia
 
 
 def spatial_inertia(mass: float, com, I_com) -> np.ndarray:
@@ -162,14 +137,7 @@ def spatial_inertia(mass: float, com, I_com) -> np.ndarray:
     return check.finite_result(_spatial_inertia(m, c, I_c), "the spatial inertia", "mass, com, I_com")
 
 
-def _inertia_parts(I: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-    m = I[0, 0]
-    if m <= 0.0:
-        return 0.0, np.zeros(3), I[3:, 3:].copy()
-    mC = I[3:, :3]
-    c = np.array([mC[2, 1], mC[0, 2], mC[1, 0]]) / m
-    C = _skew(c)
-    return m, c, I[3:, 3:] + m * C @ C
+_inertia_parts = kernels.inertia_parts
 
 
 def inertia_parts(I) -> tuple[float, np.ndarray, np.ndarray]:
@@ -185,13 +153,7 @@ def inertia_parts(I) -> tuple[float, np.ndarray, np.ndarray]:
     return _inertia_parts(I)
 
 
-def _motion_transform(R: np.ndarray, p: np.ndarray) -> np.ndarray:
-    Rt = R.T
-    X = np.zeros((6, 6))
-    X[:3, :3] = Rt
-    X[:3, 3:] = -Rt @ _skew(p)
-    X[3:, 3:] = Rt
-    return X
+_motion_transform = kernels.motion_transform
 
 
 def motion_transform(R_AB, p_AB) -> np.ndarray:

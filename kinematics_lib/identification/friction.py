@@ -255,24 +255,16 @@ def simulate_friction_loop(inertia: float, friction: LuGre, pid: PID, amplitude:
         compensation = lambda vd: math.copysign(model._g(vd), vd) * (vd != 0.0) + model.sigma2 * vd  # noqa: E731
     elif compensation is not None:
         check.function(compensation, "compensation")
+    pid.gains(1)  # one joint (InputError for a PID of several)
     pid.reset()
     w, h = 2.0 * np.pi * f, dt / m
     out = np.zeros((8, n))
     q, v, z = 0.0, A * w, 0.0  # start on the reference (q_d(0) = 0, v_d(0) = A w)
-    scalar = all(np.ndim(x) == 0 for x in (pid.kp, pid.ki, pid.kd, pid.i_limit))
-    if scalar:  # PID.step on floats (the same lines; numpy's checks cost 20x its arithmetic here)
-        kp, ki, kd, lim = (float(x) for x in (pid.kp, pid.ki, pid.kd, pid.i_limit))
-        i_term = 0.0
     for k in range(n):
         t = k * dt
         q_d, v_d, a_d = A * math.sin(w * t), A * w * math.cos(w * t), -A * w * w * math.sin(w * t)
         ff = J * a_d + (0.0 if compensation is None else float(compensation(v_d)))
-        if scalar:
-            e = q_d - q
-            i_term = min(max(i_term + ki * e * dt, -lim), lim)
-            tau = kp * e + i_term + kd * (v_d - v) + ff
-        else:
-            tau = pid.step(q_d - q, v, dt, velocity_ref=v_d, feedforward=ff)
+        tau = pid.update((q_d - q,), (v,), dt, (v_d,), (ff,))[0]  # the PID law, unchecked (inputs checked above)
         out[:, k] = (t, q, v, q_d, v_d, tau, friction._force(z, v), z)
         for _ in range(m):  # the plant between two control samples (zero-order hold on tau)
             tau_f = friction._force(z, v)
@@ -281,6 +273,4 @@ def simulate_friction_loop(inertia: float, friction: LuGre, pid: PID, amplitude:
             q += h * v
         if not (math.isfinite(q) and math.isfinite(v)):
             raise check.InputError("the simulation diverged: reduce dt or the gains (pid), or raise substeps")
-    if scalar:
-        pid._i = np.asarray(i_term)  # the PID's integral after the run, as if it had been stepped
     return FrictionLoop(*out)

@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import _validate as check
 from ..dynamics.model import Model
-from ..contact.distribution import _clarabel_solve
+from ..contact.shared import clarabel_solve as _clarabel_solve
 from .friction import stribeck_friction
 from .regressor import inertial_parameters, joint_torque_regressor
 

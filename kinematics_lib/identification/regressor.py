@@ -28,8 +28,9 @@ import numpy as np
 from .. import _validate as check
 from ..dynamics.joints import jcalc
 from ..dynamics.model import Model  # noqa: F401 (Model: type hints)
-from ..geometry.spatial import _crf, _crm, crf, spatial_inertia
-from ..geometry.rotations import _skew
+from ..geometry.spatial import crf, spatial_inertia
+from ..geometry.kernels import crf as _crf, crm as _crm
+from ..geometry.kernels import skew as _skew
 
 __all__ = [
     "PARAMETER_NAMES",

@@ -5,6 +5,7 @@ Imports the maths layers below it (``geometry`` ... ``identification``).
 """
 
 from . import landing, leg_kinematics, stance, statics, whole_body
+from . import shared  # noqa: F401 (lower-layer names for the layers above; not in kl.*)
 from .landing import *  # noqa: F401,F403
 from .leg_kinematics import *  # noqa: F401,F403
 from .stance import *  # noqa: F401,F403

@@ -21,7 +21,7 @@ import numpy as np
 from .. import _validate as check
 from ..dynamics.algorithms import crba, kinetic_energy, nonlinear_effects, potential_energy
 from ..dynamics.frames import forward_kinematics
-from ..dynamics.floating_base import integrate
+from ..dynamics.floating_base import integrate_configuration
 from ..dynamics.model import Model
 from ..contact.time_stepping import contact_step
 from .leg_kinematics import _configuration, _feet, _point_jacobian
@@ -63,7 +63,7 @@ def _step(model, q, v, tau, feet, dt, mu, n_faces, margin, tau_ext=None):
     F = np.zeros((len(feet), 3))
     if not active.any():
         v_next = v + dt * np.linalg.solve(M, f_ext)
-        return integrate(model, q, v_next, dt), v_next, F
+        return integrate_configuration(model, q, v_next, dt), v_next, F
     t_dirs = _tangents(n_faces)
     Js = [_point_jacobian(model, T, b, p) for (b, p), a in zip(pts, active) if a]
     N = np.array([J[2] for J in Js])
@@ -73,7 +73,7 @@ def _step(model, q, v, tau, feet, dt, mu, n_faces, margin, tau_ext=None):
     beta = step.beta.reshape(len(Js), n_faces)
     F[active] = (step.p_n[:, None] * np.array([0.0, 0.0, 1.0]) + beta @ t_dirs) / dt
     v_free = step.v_next
-    return integrate(model, q, v_free, dt), v_free, F
+    return integrate_configuration(model, q, v_free, dt), v_free, F
 
 
 def foot_contact_step(model: Model, q, v, tau, feet, dt, mu, n_faces=4, margin=0.01):

@@ -25,7 +25,7 @@ from ..dynamics.frames import forward_kinematics
 from ..dynamics.model import Model
 from ..geometry.spatial import spatial_inertia
 from ..geometry.rotations import so3_exp
-from ..geometry.rotations import _skew
+from ..geometry.kernels import skew as _skew
 
 __all__ = ["LegGeometry", "leg_geometry", "leg_ik", "leg_foot_position", "contact_jacobian", "simple_leg_model"]
 

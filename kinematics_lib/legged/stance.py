@@ -51,7 +51,7 @@ def stance_configuration(model: Model, feet, p_feet, p_base, R_base, q_ref=None)
 
 def urdf_boxes(path, link: str) -> list[tuple[np.ndarray, np.ndarray]]:
     """The collision boxes of ``link`` in a URDF: [(size (3,) [m], T_link_box (4, 4)), ...]."""
-    from ..dynamics.urdf import _parse  # the reader's own file checks
+    from ..dynamics.shared import parse_urdf as _parse
 
     path, root = _parse(path)
     link = check.text(link, "link")

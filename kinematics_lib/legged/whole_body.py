@@ -31,7 +31,7 @@ import numpy as np
 
 from .. import _validate as check
 from ..contact.cones import friction_pyramid
-from ..contact.distribution import _add_friction_cones, _clarabel_solve
+from ..contact.shared import add_friction_cones as _add_friction_cones, clarabel_solve as _clarabel_solve
 from ..dynamics.algorithms import crba, nonlinear_effects
 from ..dynamics.centroidal import center_of_mass
 from ..dynamics.floating_base import centroidal_inertia
@@ -98,7 +98,7 @@ def urdf_effort_limits(model: Model, path) -> np.ndarray:
     """τ_max (n,) [N m or N]: the ``<limit effort=...>`` of each actuated joint of ``model`` read
     from the URDF at ``path``, in the order of the model's joint velocities (after a floating base's
     six). A joint without an effort limit gets inf."""
-    from ..dynamics.urdf import _parse  # the reader's own file checks
+    from ..dynamics.shared import parse_urdf as _parse
 
     check.model(model, "model")
     path, root = _parse(path)

@@ -41,7 +41,7 @@ from .. import _validate as check
 from ..dynamics.algorithms import aba, coriolis_matrix, crba, forward_dynamics_crba, gravity_torque, nonlinear_effects, rnea
 from ..dynamics.builders import random_tree_model
 from ..dynamics.model import Model, random_configuration
-from ..documents.doc000 import DOC000_TIMING_CLAIMS_US
+from ..documents import doc000
 
 __all__ = [
     "single_threaded_blas",
@@ -298,8 +298,8 @@ def relative_error(x, y) -> float:
 
 
 #: Document 000, section 3.5.3: ANYmal timings "on an Intel i7 @ 2.8 GHz", microseconds (upper bounds);
-#: the same dict as ``kinematics_lib.DOC000_TIMING_CLAIMS_US`` (documents/doc000.py).
-DOC000_CLAIMS_US = DOC000_TIMING_CLAIMS_US
+#: the same dict as ``kinematics_lib.doc000.TIMING_CLAIMS_US`` (documents/doc000.py).
+DOC000_CLAIMS_US = doc000.TIMING_CLAIMS_US
 
 
 @dataclass(frozen=True)

@@ -10,14 +10,15 @@ from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from ...documents.doc000 import leg_ik_doc000
+from ...documents import doc000
 from ...dynamics.algorithms import crba
 from ...dynamics.centroidal import center_of_mass
 from ...dynamics.frames import forward_kinematics, frame_placement
 from ...dynamics.model import Model
 from ...dynamics.urdf import anymal_b_urdf, load_urdf
 from ...geometry.rotations import rpy_to_matrix
-from ...legged.leg_kinematics import _planar, leg_foot_position, leg_geometry, leg_ik
+from ...legged.leg_kinematics import leg_foot_position, leg_geometry, leg_ik
+from ...legged.shared import planar_leg as _planar
 from ...legged.stance import ANYMAL_FEET, ANYMAL_STANCE, stance_configuration, urdf_boxes
 from ...legged.statics import static_equilibrium_forces, static_joint_torques, support_polygon
 from ..plotting import magnitude_image, new_figure
@@ -282,7 +283,7 @@ def _workspace(foot: str, y: float, n: int):
     idx, Q_doc = [], []
     for k in np.flatnonzero(reach):
         try:
-            Q_doc.append(leg_ik_doc000(P[k] - g.p_BH, l_hip, l1, l2))
+            Q_doc.append(doc000.leg_ik(P[k] - g.p_BH, l_hip, l1, l2))
             idx.append(k)
         except ValueError:
             pass
@@ -376,7 +377,7 @@ def doc_ik_errors(model: Model, foot: str, n: int = 200, seed: int = 0, flip: bo
         q = np.array([rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), sign * rng.uniform(0.3, 2.0)])
         p = leg_foot_position(model, foot, q)
         try:
-            d = leg_ik_doc000(p - g.p_BH, **lengths)
+            d = doc000.leg_ik(p - g.p_BH, **lengths)
         except ValueError:
             continue
         err[k] = np.linalg.norm(leg_foot_position(model, foot, d * [1.0, sign, sign]) - p)

@@ -13,7 +13,8 @@ from matplotlib.patches import Circle, Polygon
 from ...contact.cones import friction_pyramid, pyramid_worst_case_error
 from ...contact.constrained import kkt_dynamics, regularized_kkt_dynamics
 from ...contact.distribution import distribute_contact_forces
-from ...contact.mechanisms import FourBar, four_bar_configuration, parallel_parking_controls, simulate_four_bar, unicycle_path
+from ...contact.mechanisms import FourBar, four_bar_configuration, simulate_four_bar, unicycle_path
+from ...scenarios.parking import parallel_parking_controls
 from ...contact.time_stepping import ball_drop_run, incline_box_run
 from ..plotting import new_figure, planar_axes, steady_limits
 from ..widgets import View

@@ -4,25 +4,23 @@ admittance against a spring-damper wall with a loop delay.
 
 Each view returns a :class:`~kinematics_lib.notebook.widgets.View` whose text holds its key numbers.
 
-Speed: every slider move re-runs the closed loops (1 000 - 2 000 control periods each). They run
-on Python floats (``kinematics_lib.control._float_loop``: ``simulate_sampled`` with the same plants
-and laws, checked against the library's controllers by ``tests/test_views_control.py``), which is
-~10x faster than numpy on 2-vectors; the document's PID law (ki = 0) is linear in its inputs, so
-three calls of ``joint_pid_update_doc001`` give its coefficients.
+Speed: every slider move re-runs the closed loops (1 000 - 2 000 control periods each) with the
+library's ``simulate_sampled`` and controllers, whose loop runs their unchecked float kernels;
+the document's PID law (ki = 0) is linear in its inputs, so three calls of
+``doc001.joint_pid_update`` give its coefficients.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...control import _float_loop as fl
-from ...control.interaction import Wall, WallContactRun
-from ...control.model_based import pd_gains
-from ...control.pid import pid_poles
+from ...control.interaction import Wall, admittance_controller, impedance_controller, simulate_wall_contact
+from ...control.model_based import computed_torque_controller, pd_gains
+from ...control.pid import PID, pid_controller, pid_poles
 from ...control.plants import JointInertia, TwoLinkArm
-from ...control.simulation import simulate_sampled
+from ...control.simulation import constant_reference, simulate_sampled, sine_reference
 from ...control.task_space import task_space_inertia
-from ...documents.doc001 import joint_pid_poles_doc001, joint_pid_update_doc001
+from ...documents import doc001
 from ..plotting import draw_chain, draw_ellipse, new_figure, planar_axes, steady_limits
 from ..widgets import View
 
@@ -46,7 +44,7 @@ def doc_pid_run(kp: float, kd: float, fixed=(), q_d: float = 1.0, t_final: float
     state = {"i": 0.0, "prev": q_d if prev_err is None else prev_err}
 
     def law(t, q, v):
-        tau, state["i"], state["prev"] = joint_pid_update_doc001(q_d - q[0], dt, 0.0, state["i"], state["prev"],
+        tau, state["i"], state["prev"] = doc001.joint_pid_update(q_d - q[0], dt, 0.0, state["i"], state["prev"],
                                                                  kp, 0.0, kd, fixed=fixed)
         return [tau]
 
@@ -58,7 +56,7 @@ def _doc_pid_response(kp: float, kd: float, fixed=(), q_d: float = 1.0, t_final:
     document's ``JointPID::update`` is linear in (err, prev_err) -- its integral stays 0 -- so
     tau = a err + b prev_err with a, b read off two calls of the document's function."""
     def doc(err, prev):
-        return joint_pid_update_doc001(err, dt, 0.0, 0.0, prev, kp, 0.0, kd, fixed=fixed)[0]
+        return doc001.joint_pid_update(err, dt, 0.0, 0.0, prev, kp, 0.0, kd, fixed=fixed)[0]
 
     c = doc(0.0, 0.0)
     a, b = doc(1.0, 0.0) - c, doc(0.0, 1.0) - c
@@ -70,7 +68,7 @@ def _doc_pid_response(kp: float, kd: float, fixed=(), q_d: float = 1.0, t_final:
         state[0] = err
         return (tau,)
 
-    return fl.simulate(fl.inertia_fd(1.0), law, (0.0,), (0.0,), t_final, dt)
+    return simulate_sampled(JointInertia(1.0), law, (0.0,), (0.0,), t_final, dt)
 
 
 def pid_sign_view(kp: float = 100.0, kd: float = 5.0) -> View:
@@ -88,7 +86,7 @@ def pid_sign_view(kp: float = 100.0, kd: float = 5.0) -> View:
     ax.set(xlabel="t [s]", ylabel="q [rad]", ylim=(-3.0, 5.0), title=f"JointPID on J = 1: kp = {kp:g}, kd = {kd:g}")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="upper left")
-    p_doc, p_fix = joint_pid_poles_doc001(1.0, kp, kd), pid_poles(1.0, kp, kd=kd)
+    p_doc, p_fix = doc001.joint_pid_poles(1.0, kp, kd), pid_poles(1.0, kp, kd=kd)
     end = "diverged" if doc.status != "ok" else f"|q - q_d| at 2 s = {_f(abs(doc.q[-1, 0] - 1.0), 3)} rad"
     text = (f"as written: poles {_poles(p_doc)} 1/s -> {end}\n"
             f"fixed sign: poles {_poles(p_fix)} 1/s -> |q - q_d| at 2 s = {_f(abs(fixed.q[-1, 0] - 1.0), 4)} rad")
@@ -100,8 +98,8 @@ def pid_windup_view(ki: float = 200.0, i_limit: float = 2.0, tau_max: float = 20
     torque is saturated unless it is clamped at ±i_limit (N·m)."""
     runs = {}
     for label, limit in (("no clamp", np.inf), (f"clamp ±{i_limit:g} N·m", i_limit)):
-        law = fl.pid_law((100.0,), (float(ki),), (20.0,), (float(limit),), 2e-3, fl.constant([1.0]))
-        runs[label] = fl.simulate(fl.inertia_fd(1.0), law, (0.0,), (0.0,), 3.0, 2e-3, tau_limit=float(tau_max))
+        law = pid_controller(PID(100.0, float(ki), 20.0, float(limit)), constant_reference([1.0]), 2e-3)
+        runs[label] = simulate_sampled(JointInertia(1.0), law, (0.0,), (0.0,), 3.0, 2e-3, tau_limit=float(tau_max))
     fig, ax = new_figure(size=(6.5, 3.6))
     for (label, run), color in zip(runs.items(), ("tab:red", "tab:blue")):
         ax.plot(run.t, run.q[:, 0], color=color, lw=1.8, label=label)
@@ -124,9 +122,9 @@ def pid_arm_view(kp: float = 200.0, kd: float = 20.0, payload: float = 0.0, grav
     for (name, q0), color in zip((("folded", (0.5, 2.2)), ("stretched", (0.5, 0.3))), ("tab:blue", "tab:orange")):
         q0 = np.array(q0)
         q_d = q0 + 0.3
-        law = fl.pid_law((float(kp),) * 2, (0.0, 0.0), (float(kd),) * 2, (np.inf, np.inf), 2e-3, fl.constant(q_d),
-                         gravity=fl.arm_gravity(arm) if gravity_ff else None)
-        run = fl.simulate(fl.arm_fd(arm), law, q0, (0.0, 0.0), 1.5, 2e-3)
+        law = pid_controller(PID(float(kp), 0.0, float(kd)), constant_reference(q_d), 2e-3,
+                             gravity=arm.gravity if gravity_ff else None)
+        run = simulate_sampled(arm, law, q0, (0.0, 0.0), 1.5, 2e-3)
         ax.plot(run.t, run.q[:, 0] - q0[0], color=color, lw=1.8, label=f"{name}: joint 1")
         ax.plot(run.t, run.q[:, 1] - q0[1], color=color, lw=1.0, ls="--", label=f"{name}: joint 2")
         M11 = arm.mass_matrix(q_d)[0, 0]
@@ -153,13 +151,12 @@ def computed_torque_view(omega_n: float = 20.0, zeta: float = 1.0, mass_scale: f
     model = arm.with_masses(mass_scale)
     Kp, Kd = pd_gains(omega_n, zeta)
     offset, amplitude, omega = np.array([0.4, 1.0]), np.array([0.5, 0.4]), np.array([3.0, 4.0])
-    ref = fl.sine(offset, amplitude, omega)
+    ref = sine_reference(offset, amplitude, omega)
     q0, v0 = np.array([0.5, 0.9]), np.zeros(2)
-    ct = fl.simulate(fl.arm_fd(arm), fl.computed_torque_law(model, ref, Kp, Kd), q0, v0, 2.0, 2e-3)
+    ct = simulate_sampled(arm, computed_torque_controller(model, ref, Kp, Kd), q0, v0, 2.0, 2e-3)
     Mq0 = np.diag(arm.mass_matrix(q0))
-    pid = fl.pid_law(tuple(Kp * Mq0), (0.0, 0.0), tuple(Kd * Mq0), (np.inf, np.inf), 2e-3,
-                     lambda t: ref(t)[:2], gravity=fl.arm_gravity(model))
-    pd = fl.simulate(fl.arm_fd(arm), pid, q0, v0, 2.0, 2e-3)
+    pid = pid_controller(PID(Kp * Mq0, 0.0, Kd * Mq0), ref, 2e-3, gravity=model.gravity)
+    pd = simulate_sampled(arm, pid, q0, v0, 2.0, 2e-3)
     fig, ax = new_figure(size=(6.5, 3.6))
     lines = [f"Kp = omega_n^2 = {_f(Kp, 1)} 1/s², Kd = 2 zeta omega_n = {_f(Kd, 2)} 1/s, model masses × {mass_scale:.2f}"]
     for run, name, color in ((ct, "computed torque", "tab:blue"), (pd, "PD + g(q), kp = Kp M_ii(q0)", "tab:red")):
@@ -215,12 +212,10 @@ def wall_contact_view(wall_stiffness: float = 1e4, delay_ms: int = 0, controller
     dt = 1e-3
     K = float(K)
     if controller == "impedance":
-        law = fl.impedance_law(arm, X_TARGET, K, 2.0 * np.sqrt(K))
+        law = impedance_controller(arm, X_TARGET, K, 2.0 * np.sqrt(K))
     else:
-        law = fl.admittance_law(arm, wall, X_TARGET, 2.0, 2.0 * np.sqrt(2.0 * K), K, dt)
-    sim = fl.simulate(fl.arm_fd(arm), law, Q_START, (0.0, 0.0), 1.0, dt, delay_steps=int(delay_ms),
-                      ext=fl.wall_torque(arm, wall), substeps=2)
-    run = WallContactRun(sim.t, sim.q, *fl.wall_run(arm, wall, sim), sim.status, sim.message)
+        law = admittance_controller(arm, X_TARGET, 2.0, 2.0 * np.sqrt(2.0 * K), K, dt, wall.sensor(arm))
+    run = simulate_wall_contact(arm, law, wall, Q_START, (0.0, 0.0), 1.0, dt, delay_steps=int(delay_ms), substeps=2)
     fig, (ax1, ax2) = new_figure(2, 1, size=(6.5, 4.6))
     ax1.plot(run.t, 1e3 * (run.x[:, 0] - wall.position), color="tab:blue", lw=1.6)
     ax1.axhline(0.0, color="k", lw=0.8)

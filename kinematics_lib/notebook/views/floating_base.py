@@ -13,8 +13,8 @@ from matplotlib.patches import Polygon, Rectangle
 from matplotlib.ticker import LogLocator, NullLocator
 
 from ...dynamics.balance import cmp, zmp
-from ...dynamics.floating_base import (quaternion_integration_error, rpy_velocity_map, satellite_arm_model,
-                                       satellite_joint_loop, zero_momentum_base_path)
+from ...dynamics.floating_base import quaternion_integration_error, rpy_velocity_map, zero_momentum_base_path
+from ...scenarios.satellite import satellite_arm_model, satellite_joint_loop
 from ...dynamics.frames import forward_kinematics
 from ...dynamics.model import neutral_configuration
 from ..plotting import magnitude_image, new_figure, steady_limits

@@ -11,8 +11,8 @@ import numpy as np
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.patches import Polygon
 
-from ...mobile.mecanum import (MECANUM_ORDER, chassis_twist, chassis_world_to_body, integrate_odometry,
-                       mecanum_layout, mecanum_matrix, roller_axis, simulate_odometry)
+from ...mobile.odometry import chassis_world_to_body, integrate_odometry, simulate_odometry
+from ...mobile.wheels import MECANUM_ORDER, chassis_twist, mecanum_layout, mecanum_matrix, roller_axis
 from ..plotting import arrow, new_figure, planar_axes, steady_limits
 from ..widgets import View, slider_labels
 
@@ -215,8 +215,8 @@ def odometry_drift_view(slip_std: float = 0.03, gyro_bias: float = 0.001, seed: 
                         duration: float = 40.0) -> View:
     """True path, wheel odometry and wheel + IMU-yaw odometry; position error against time."""
     dt = 0.01
-    run = simulate_odometry(patrol_twists(duration, dt), dt, mecanum_matrix(A, B, R),
-                            slip_std=slip_std, gyro_bias=gyro_bias, seed=seed)
+    run = simulate_odometry(mecanum_matrix(A, B, R), patrol_twists(duration, dt), dt=dt, slip_std=slip_std,
+                            gyro_bias=gyro_bias, seed=seed)
     fig, (ax, bx) = new_figure(1, 2, size=(10.0, 4.2))
     for P, style, name in ((run.true, "k-", "true"), (run.wheel, "r--", "wheel odometry"),
                            (run.fused, "g-.", "wheels + IMU yaw")):

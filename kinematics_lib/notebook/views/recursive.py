@@ -8,7 +8,7 @@ from matplotlib.ticker import NullLocator
 
 from ..benchmarking import ScalingTable
 from ...arms.dh import planar_arm
-from ...documents.doc003 import ne_doc003
+from ...documents import doc003
 from ...dynamics.newton_euler_3d import DHArm, newton_euler_terms
 from ..plotting import arrow, draw_chain, new_figure, steady_limits
 from ..widgets import View, slider_labels
@@ -42,13 +42,13 @@ def arm_forces_view(q1: float = 0.6, q2: float = 0.9, qd1: float = 0.0, qd2: flo
     """The inward pass on :func:`two_link_arm`: forces f_i on each link from the previous one
     (at joint i), the weights and inertial forces m a_c at the CoMs, and tau split into
     gravity g(q), velocity terms C(q, qd) qd and M(q) qdd -- each an RNEA call with some inputs
-    zeroed -- beside document 003's torques as written (see :func:`ne_doc003`)."""
+    zeroed -- beside document 003's torques as written (see :func:`doc003.ne`)."""
     arm = two_link_arm()
     q, qd, qdd = np.array([q1, q2]), np.array([qd1, qd2]), np.array([qdd1, qdd2])
     t = newton_euler_terms(arm, q, qd, qdd)
     g = newton_euler_terms(arm, q, 0 * qd, 0 * qdd).tau
     h = newton_euler_terms(arm, q, qd, 0 * qdd).tau
-    doc = ne_doc003(arm, q, qd, qdd)
+    doc = doc003.ne(arm, q, qd, qdd)
     fig, (ax, bx) = new_figure(1, 2, size=(9.0, 4.2))
     draw_chain(ax, t.origins[:, :2])
     for i in range(2):

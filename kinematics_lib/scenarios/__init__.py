@@ -1,0 +1,14 @@
+"""Scenarios: the worked examples the chapters run, built from the maths layers below.
+
+    satellite   chapter 6: a 3-dof arm on a free-floating satellite, its joint loop and torque
+    parking     chapter 7: a parallel-parking manoeuvre of a unicycle robot
+
+The maths layers hold the algorithms; a scenario is a particular robot, trajectory or manoeuvre
+(its parameters are the example's). Imports the maths layers below it.
+"""
+
+from . import parking, satellite
+from .parking import *  # noqa: F401,F403
+from .satellite import *  # noqa: F401,F403
+
+__all__ = [*satellite.__all__, *parking.__all__]
