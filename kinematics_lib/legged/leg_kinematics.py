@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import _validate as check
 from ..arms.ik import IKResult, wrap_angle
-from ..contact.floating import _frames
+from ..contact.shared import frame_names
 from ..dynamics.frames import forward_kinematics
 from ..dynamics.model import Model
 from ..geometry.spatial import spatial_inertia
@@ -250,7 +250,7 @@ def _configuration(model: Model, q, name: str = "q") -> np.ndarray:
 
 def _feet(model: Model, feet) -> tuple:
     """A tuple of frame names (one string is one foot)."""
-    return _frames(model, feet, MAX_FEET)
+    return frame_names(model, feet, MAX_FEET)
 
 
 def _point_jacobian(model: Model, T: np.ndarray, body: int, p: np.ndarray) -> np.ndarray:
