@@ -43,23 +43,14 @@ AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")
 
 
 def new_figure(nrows: int = 1, ncols: int = 1, size=(6.0, 4.0), projection: str | None = None):
-    """(fig, axes): a standalone figure; ``projection='3d'`` for 3-D axes. axes is a single Axes
-    for 1x1, else an array.
-
-    Called by a view function that a widget runs (``InteractiveView``), it returns that widget's
-    figure of the previous call with its axes emptied (:class:`~kinematics_lib.notebook.widgets.FigureSlot`),
-    so the axes and their ticks are built once per widget, not once per slider move."""
-    def build():
-        fig = Figure(figsize=size, dpi=DPI, layout="constrained")
-        kw = {"projection": projection} if projection else {}
-        axes = [fig.add_subplot(nrows, ncols, k + 1, **kw) for k in range(nrows * ncols)]
-        return fig, axes[0] if len(axes) == 1 else np.array(axes).reshape(nrows, ncols).squeeze()
-
-    slot = current_slot()
-    if slot is None:
-        return build()
-    fig, axes, _ = slot.take((nrows, ncols, tuple(size), projection), build)
-    return fig, axes
+    """(fig, axes): a new standalone figure (constrained layout); ``projection='3d'`` for 3-D
+    axes. axes is a single Axes for 1x1, else an array. A slider view calls it inside the build
+    function it gives :func:`~kinematics_lib.notebook.widgets.figure_once`, so a widget builds
+    its figure once."""
+    fig = Figure(figsize=size, dpi=DPI, layout="constrained")
+    kw = {"projection": projection} if projection else {}
+    axes = [fig.add_subplot(nrows, ncols, k + 1, **kw) for k in range(nrows * ncols)]
+    return fig, axes[0] if len(axes) == 1 else np.array(axes).reshape(nrows, ncols).squeeze()
 
 
 def _is_3d(ax) -> bool:
