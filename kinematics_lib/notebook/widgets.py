@@ -267,10 +267,23 @@ class FigureSlot:
         return scope()
 
     def get(self, key, build):
-        if self.built is None or key != self.key:
+        if self.built is None or not _same(key, self.key):
             built = build()
             self.key, self.built = key, built
         return self.built
+
+
+def _same(a, b) -> bool:
+    """a and b are the same build arguments: identical, or equal (element-wise for tuples;
+    objects holding arrays, such as a robot description, by their repr)."""
+    if a is b:
+        return True
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    try:
+        return bool(a == b)
+    except (ValueError, TypeError):
+        return type(a) is type(b) and repr(a) == repr(b)
 
 
 _SLOT: contextvars.ContextVar = contextvars.ContextVar("kl_figure_slot", default=None)

@@ -13,10 +13,10 @@ import numpy as np
 from ... import _validate as check
 from ...arms.dh import DHRobot, dh_end_effector, dh_frames, standard_to_modified
 from ...arms.gimbal import aim_error, gimbal_yaw_pitch
-from ..plotting import draw_arm, new_figure
+from ..plotting import draw_arm, new_figure, update_arm
 from ...arms.robots import PUMA_SHOULDER_HEIGHT, puma560  # noqa: F401  (re-exported for the chapter)
 from ...geometry.rotations import matrix_to_rpy, so3_log
-from ..widgets import View, slider_labels
+from ..widgets import View, figure_once, slider_labels
 
 __all__ = ["puma560", "arm_view", "puma560_view", "frames_comparison_view", "gimbal_view"]
 
@@ -30,16 +30,22 @@ def _pose_text(T) -> str:
     return f"p_E = {_vec(T[:3, 3], 4)} m\nrpy_E = {_vec(matrix_to_rpy(T[:3, :3]), 4)} rad (roll, pitch, yaw)"
 
 
-def arm_view(robot: DHRobot, q, title: str | None = None) -> View:
-    """3-D drawing of a DH arm at q with frames {0}..{n} and E; text: q and the end-effector pose."""
-    q = check.vector(q, robot.n, "q")
+def _arm_figure(robot: DHRobot, title: str | None):
     fig, ax = new_figure(size=(7.0, 5.7), projection="3d")
     base = robot.T_base[:3, 3]
     ax.plot(*zip([base[0], base[1], 0.0], base), color="0.65", lw=6)  # pedestal
-    draw_arm(ax, robot, q)
+    art = draw_arm(ax, robot, np.zeros(robot.n), animated=True)
     ax.set_box_aspect((1, 1, 1), zoom=1.3)  # the cube fills the axes (Axes3D's default leaves a wide margin)
     ax.view_init(elev=22, azim=-55)
     ax.set_title(title or f"{robot.name} ({robot.convention} DH)", fontsize=10)
+    return fig, art
+
+
+def arm_view(robot: DHRobot, q, title: str | None = None) -> View:
+    """3-D drawing of a DH arm at q with frames {0}..{n} and E; text: q and the end-effector pose."""
+    q = check.vector(q, robot.n, "q")
+    fig, art = figure_once(_arm_figure, robot, title)
+    update_arm(art, q)
     T = dh_end_effector(robot, q)
     return View(fig, f"{robot.name} ({robot.convention} DH), q = {_vec(q, 3)} rad\n" + _pose_text(T))
 
