@@ -294,17 +294,17 @@ def current_slot() -> FigureSlot | None:
     return _SLOT.get()
 
 
-def figure_once(build: Callable, *args):
-    """``build(*args)`` -> ``(fig, artists)``, run once per widget: a slider view calls this
+def figure_once(build: Callable, *args, **kwargs):
+    """``build(*args, **kwargs)`` -> ``(fig, artists)``, run once per widget: a slider view calls this
     first, then updates the artists (``set_data``, ``set_offsets``, ``set_text``, ...). In a
     widget the pair of the first call comes back at every slider move (a new build when
-    ``build`` or ``args`` differ); outside a widget every call builds. Artists whose data change
+    ``build`` or its arguments differ); outside a widget every call builds. Artists whose data change
     with the sliders are made ``animated=True`` (:func:`animate`): the widget draws the rest,
     the *frame*, once and blits them over it."""
     slot = current_slot()
     if slot is None:
-        return build(*args)
-    return slot.get((build, args), lambda: build(*args))
+        return build(*args, **kwargs)
+    return slot.get((build, args, tuple(sorted(kwargs.items()))), lambda: build(*args, **kwargs))
 
 
 def animate(*artists):

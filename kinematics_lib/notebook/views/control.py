@@ -24,7 +24,7 @@ from ...control.simulation import simulate_sampled
 from ...control.task_space import task_space_inertia
 from ...documents.doc001 import joint_pid_poles_doc001, joint_pid_update_doc001
 from ..plotting import draw_chain, draw_ellipse, new_figure, planar_axes, steady_limits
-from ..widgets import View
+from ..widgets import View, animate, figure_once
 
 __all__ = ["pid_sign_view", "pid_windup_view", "pid_arm_view", "computed_torque_view", "task_inertia_view",
            "wall_contact_view", "doc_pid_run"]
@@ -73,21 +73,45 @@ def _doc_pid_response(kp: float, kd: float, fixed=(), q_d: float = 1.0, t_final:
     return fl.simulate(fl.inertia_fd(1.0), law, (0.0,), (0.0,), t_final, dt)
 
 
+def _response_figure(size=(6.5, 3.6), styles=(), reference: float | None = None, legend: dict | None = None,
+                     **axes):
+    """A time-response figure: one animated line per style (a dict of ``plot`` keywords), an
+    animated title and legend (its texts change with the sliders), a dotted reference line."""
+    fig, ax = new_figure(size=size)
+    lines = [ax.plot([], [], animated=True, **style)[0] for style in styles]
+    if reference is not None:
+        ax.axhline(reference, color="k", lw=0.6, ls=":" if reference else "-")
+    ax.set(**axes)
+    ax.grid(True, alpha=0.3)
+    art = {"ax": ax, "lines": lines, "title": animate(ax.set_title(" "))}
+    if legend is not None:
+        art["legend"] = animate(ax.legend(fontsize=8, **legend))
+    return fig, art
+
+
+def _show(art: dict, curves, title: str, labels=None) -> None:
+    """Put (t, y) curves on the lines of :func:`_response_figure`, set the title (and legend texts)."""
+    for line, (t, y) in zip(art["lines"], curves):
+        line.set_data(t, y)
+    art["title"].set_text(title)
+    for text, label in zip(art["legend"].get_texts() if labels else (), labels or ()):
+        text.set_text(label)
+
+
 def pid_sign_view(kp: float = 100.0, kd: float = 5.0) -> View:
     """The document's d-term −kd (err − prev_err)/dt beside the corrected law, on J q̈ = τ, J = 1."""
     doc = _doc_pid_response(kp, kd, dt=2e-3)
     fixed = _doc_pid_response(kp, kd, fixed=("sign",), dt=2e-3)
-    fig, ax = new_figure(size=(6.5, 3.6))
-    ax.plot(fixed.t, fixed.q[:, 0], color="tab:blue", lw=2.0, label="sign fixed: +kd Δerr/dt")
+    fig, art = figure_once(_response_figure, (6.5, 3.6), (
+        dict(color="tab:blue", lw=2.0, label="sign fixed: +kd Δerr/dt"),
+        dict(color="tab:red", lw=1.5, label="as written: −kd Δerr/dt (leaves the axes: unstable)")),
+        1.0, dict(loc="upper left"), xlabel="t [s]", ylabel="q [rad]", xlim=(0.0, 2.0), ylim=(-3.0, 5.0))
     # not clipped to the axes (a flat line at the limit read as torque saturation): the curve
     # leaves the axes and comes back; +-1e3 rad only keeps a diverged run's numbers drawable
     q_doc = np.clip(doc.q[:, 0], -1e3, 1e3)
     out = " (leaves the axes: unstable)" if np.nanmax(np.abs(q_doc - 1.0)) > 4.0 else ""
-    ax.plot(doc.t, q_doc, color="tab:red", lw=1.5, label="as written: −kd Δerr/dt" + out)
-    ax.axhline(1.0, color="k", lw=0.6, ls=":")
-    ax.set(xlabel="t [s]", ylabel="q [rad]", ylim=(-3.0, 5.0), title=f"JointPID on J = 1: kp = {kp:g}, kd = {kd:g}")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
+    _show(art, [(fixed.t, fixed.q[:, 0]), (doc.t, q_doc)], f"JointPID on J = 1: kp = {kp:g}, kd = {kd:g}",
+          ["sign fixed: +kd Δerr/dt", "as written: −kd Δerr/dt" + out])
     p_doc, p_fix = joint_pid_poles_doc001(1.0, kp, kd), pid_poles(1.0, kp, kd=kd)
     end = "diverged" if doc.status != "ok" else f"|q - q_d| at 2 s = {_f(abs(doc.q[-1, 0] - 1.0), 3)} rad"
     text = (f"as written: poles {_poles(p_doc)} 1/s -> {end}\n"
@@ -102,14 +126,13 @@ def pid_windup_view(ki: float = 200.0, i_limit: float = 2.0, tau_max: float = 20
     for label, limit in (("no clamp", np.inf), (f"clamp ±{i_limit:g} N·m", i_limit)):
         law = fl.pid_law((100.0,), (float(ki),), (20.0,), (float(limit),), 2e-3, fl.constant([1.0]))
         runs[label] = fl.simulate(fl.inertia_fd(1.0), law, (0.0,), (0.0,), 3.0, 2e-3, tau_limit=float(tau_max))
-    fig, ax = new_figure(size=(6.5, 3.6))
-    for (label, run), color in zip(runs.items(), ("tab:red", "tab:blue")):
-        ax.plot(run.t, run.q[:, 0], color=color, lw=1.8, label=label)
-    ax.axhline(1.0, color="k", lw=0.6, ls=":")
-    ax.set(xlabel="t [s]", ylabel="q [rad]", title=f"windup: kp = 100, ki = {ki:g}, kd = 20, |τ| ≤ {tau_max:g} N·m",
-           ylim=steady_limits(np.concatenate([[0.0, 1.2]] + [run.q[:, 0] for run in runs.values()])))
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="upper right")  # above the settled response (the limits start at 1.5 rad)
+    fig, art = figure_once(_response_figure, (6.5, 3.6), (
+        dict(color="tab:red", lw=1.8, label="no clamp"), dict(color="tab:blue", lw=1.8, label="clamp ±00.0 N·m")),
+        1.0, dict(loc="upper right"), xlabel="t [s]", ylabel="q [rad]", xlim=(0.0, 3.0))
+    # the legend above the settled response (the limits start at 1.5 rad)
+    _show(art, [(run.t, run.q[:, 0]) for run in runs.values()],
+          f"windup: kp = 100, ki = {ki:g}, kd = 20, |τ| ≤ {tau_max:g} N·m", list(runs))
+    art["ax"].set_ylim(steady_limits(np.concatenate([[0.0, 1.2]] + [run.q[:, 0] for run in runs.values()])))
     text = "\n".join(f"{label}: overshoot {_f(100 * max(run.q[:, 0].max() - 1.0, 0.0), 1)} %, "
                      f"|e| at 3 s = {_f(abs(1.0 - run.q[-1, 0]), 4)} rad" for label, run in runs.items())
     return View(fig, text)
@@ -119,16 +142,20 @@ def pid_arm_view(kp: float = 200.0, kd: float = 20.0, payload: float = 0.0, grav
     """One fixed-gain PD (+ g(q) feed-forward) on the two-link arm: a 0.3 rad step of both joints
     from a folded and from a stretched configuration. M(q) differs, so the responses differ."""
     arm = TwoLinkArm(payload=payload)
-    fig, ax = new_figure(size=(6.5, 3.6))
-    lines = []
+    fig, art = figure_once(_response_figure, (6.5, 3.6), (
+        dict(color="tab:blue", lw=1.8, label="folded: joint 1"), dict(color="tab:blue", lw=1.0, ls="--", label="folded: joint 2"),
+        dict(color="tab:orange", lw=1.8, label="stretched: joint 1"),
+        dict(color="tab:orange", lw=1.0, ls="--", label="stretched: joint 2")),
+        0.3, dict(ncol=2, loc="lower right"),  # the legend below the settled steps
+        xlabel="t [s]", ylabel="q − q₀ [rad]", xlim=(0.0, 1.5), ylim=(-0.4, 0.6))
+    lines, curves = [], []
     for (name, q0), color in zip((("folded", (0.5, 2.2)), ("stretched", (0.5, 0.3))), ("tab:blue", "tab:orange")):
         q0 = np.array(q0)
         q_d = q0 + 0.3
         law = fl.pid_law((float(kp),) * 2, (0.0, 0.0), (float(kd),) * 2, (np.inf, np.inf), 2e-3, fl.constant(q_d),
                          gravity=fl.arm_gravity(arm) if gravity_ff else None)
         run = fl.simulate(fl.arm_fd(arm), law, q0, (0.0, 0.0), 1.5, 2e-3)
-        ax.plot(run.t, run.q[:, 0] - q0[0], color=color, lw=1.8, label=f"{name}: joint 1")
-        ax.plot(run.t, run.q[:, 1] - q0[1], color=color, lw=1.0, ls="--", label=f"{name}: joint 2")
+        curves += [(run.t, run.q[:, 0] - q0[0]), (run.t, run.q[:, 1] - q0[1])]
         M11 = arm.mass_matrix(q_d)[0, 0]
         zeta = kd / (2.0 * np.sqrt(kp * M11))
         sag = np.zeros(2)
@@ -138,11 +165,7 @@ def pid_arm_view(kp: float = 200.0, kd: float = 20.0, payload: float = 0.0, grav
         lines.append(f"{name}: M11(q_d) = {_f(M11, 3)} kg·m², zeta_1 = kd/(2 sqrt(kp M11)) = {_f(zeta, 3)}, "
                      f"e(1.5 s) = ({_f(err[0], 3)}, {_f(err[1], 3)}), static sag = ({_f(sag[0], 4)}, "
                      f"{_f(sag[1], 4)}) rad" if run.status == "ok" else f"{name}: diverged")
-    ax.axhline(0.3, color="k", lw=0.6, ls=":")
-    ax.set(xlabel="t [s]", ylabel="q − q₀ [rad]", ylim=(-0.4, 0.6),
-           title=f"fixed gains kp = {kp:g}, kd = {kd:g}, payload {payload:g} kg, g-FF {'on' if gravity_ff else 'off'}")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, ncol=2, loc="lower right")  # below the settled steps
+    _show(art, curves, f"fixed gains kp = {kp:g}, kd = {kd:g}, payload {payload:g} kg, g-FF {'on' if gravity_ff else 'off'}")
     return View(fig, "\n".join(lines))
 
 
@@ -160,19 +183,22 @@ def computed_torque_view(omega_n: float = 20.0, zeta: float = 1.0, mass_scale: f
     pid = fl.pid_law(tuple(Kp * Mq0), (0.0, 0.0), tuple(Kd * Mq0), (np.inf, np.inf), 2e-3,
                      lambda t: ref(t)[:2], gravity=fl.arm_gravity(model))
     pd = fl.simulate(fl.arm_fd(arm), pid, q0, v0, 2.0, 2e-3)
-    fig, ax = new_figure(size=(6.5, 3.6))
+    fig, art = figure_once(_response_figure, (6.5, 3.6), (
+        dict(color="tab:blue", lw=1.8, label="computed torque: joint 1"),
+        dict(color="tab:blue", lw=1.0, ls="--", label="computed torque: joint 2"),
+        dict(color="tab:red", lw=1.8, label="PD + g(q), kp = Kp M_ii(q0): joint 1"),
+        dict(color="tab:red", lw=1.0, ls="--", label="PD + g(q), kp = Kp M_ii(q0): joint 2")),
+        0.0, dict(ncol=2, loc="upper right"),  # the legend above the errors after the transient
+        xlabel="t [s]", ylabel="e = q_d − q [deg]", xlim=(0.0, 2.0))
+    curves = []
     lines = [f"Kp = omega_n^2 = {_f(Kp, 1)} 1/s², Kd = 2 zeta omega_n = {_f(Kd, 2)} 1/s, model masses × {mass_scale:.2f}"]
     for run, name, color in ((ct, "computed torque", "tab:blue"), (pd, "PD + g(q), kp = Kp M_ii(q0)", "tab:red")):
         e = offset + amplitude * np.sin(np.outer(run.t, omega)) - run.q  # q_d(t) - q, all samples at once
-        ax.plot(run.t, np.degrees(e[:, 0]), color=color, lw=1.8, label=f"{name}: joint 1")
-        ax.plot(run.t, np.degrees(e[:, 1]), color=color, lw=1.0, ls="--", label=f"{name}: joint 2")
+        curves += [(run.t, np.degrees(e[:, 0])), (run.t, np.degrees(e[:, 1]))]
         late = run.t >= 1.0
         lines.append(f"{name}: max |e| after 1 s = {_f(np.degrees(np.abs(e[late]).max()), 3)} deg")
-    ax.axhline(0.0, color="k", lw=0.6)
-    ax.set(xlabel="t [s]", ylabel="e = q_d − q [deg]", title=f"tracking error, ω_n = {omega_n:g} rad/s, ζ = {zeta:g}",
-           ylim=steady_limits(np.concatenate([line.get_ydata() for line in ax.get_lines()]), symmetric=True))
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, ncol=2, loc="upper right")  # above the errors after the transient
+    _show(art, curves, f"tracking error, ω_n = {omega_n:g} rad/s, ζ = {zeta:g}")
+    art["ax"].set_ylim(steady_limits(np.concatenate([[0.0]] + [y for _, y in curves]), symmetric=True))
     return View(fig, "\n".join(lines))
 
 
