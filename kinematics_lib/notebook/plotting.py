@@ -27,6 +27,7 @@ __all__ = [
     "update_chain",
     "arm_points",
     "draw_ellipse",
+    "ellipse_points",
     "planar_axes",
     "is_planar",
     "set_equal_3d",
@@ -318,6 +319,11 @@ def draw_ellipse(ax, center, A, color: str = "tab:purple", label: str | None = N
     With A = J (a 2x2 planar Jacobian, or J J^T's square root) this is the manipulability
     ellipse: the end-effector velocities reachable with |qdot| <= 1.
     """
+    return ax.plot(*ellipse_points(center, A, n), color=color, lw=1.8, label=label)[0]
+
+
+def ellipse_points(center, A, n: int = 120) -> np.ndarray:
+    """(2, n) points of the image of the unit circle under the 2x2 matrix A, centred at ``center``
+    (the data of :func:`draw_ellipse`, for ``set_data`` in a slider view)."""
     t = np.linspace(0.0, 2.0 * np.pi, n)
-    pts = np.asarray(center)[:2, None] + np.asarray(A, dtype=float) @ np.vstack([np.cos(t), np.sin(t)])
-    ax.plot(pts[0], pts[1], color=color, lw=1.8, label=label)
+    return np.asarray(center, dtype=float)[:2, None] + np.asarray(A, dtype=float) @ np.vstack([np.cos(t), np.sin(t)])

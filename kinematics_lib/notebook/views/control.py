@@ -23,7 +23,7 @@ from ...control.plants import JointInertia, TwoLinkArm
 from ...control.simulation import simulate_sampled
 from ...control.task_space import task_space_inertia
 from ...documents.doc001 import joint_pid_poles_doc001, joint_pid_update_doc001
-from ..plotting import draw_chain, draw_ellipse, new_figure, planar_axes, steady_limits
+from ..plotting import draw_chain, ellipse_points, new_figure, planar_axes, steady_limits, update_chain
 from ..widgets import View, animate, figure_once
 
 __all__ = ["pid_sign_view", "pid_windup_view", "pid_arm_view", "computed_torque_view", "task_inertia_view",
@@ -202,6 +202,14 @@ def computed_torque_view(omega_n: float = 20.0, zeta: float = 1.0, mass_scale: f
     return View(fig, "\n".join(lines))
 
 
+def _task_inertia_figure():
+    fig, ax = new_figure(size=(5.0, 5.0))
+    planar_axes(ax, 2.2)
+    art = {"chain": draw_chain(ax, np.zeros((3, 2)), animated=True), "title": animate(ax.set_title(" ", fontsize=9)),
+           "ellipse": ax.plot([], [], color="tab:purple", lw=1.8, label="√Λ (scaled)", animated=True)[0]}
+    return fig, art
+
+
 def task_inertia_view(q1: float = 30.0, q2: float = 60.0) -> View:
     """Document 004's arm at (q1, q2) in degrees with the ellipse x ᵀ Λ⁻¹ x = 1 of its task-space
     inertia Λ = (J M⁻¹ Jᵀ)⁻¹ at the tip: the axes are the directions of the extreme "felt" masses."""
@@ -210,16 +218,18 @@ def task_inertia_view(q1: float = 30.0, q2: float = 60.0) -> View:
     q1, q2 = q
     elbow = np.array([np.cos(q1), np.sin(q1)])
     tip = arm.tip(q)
-    fig, ax = new_figure(size=(5.0, 5.0))
-    planar_axes(ax, 2.2, title=f"Λ at q = ({np.degrees(q1):.0f}°, {np.degrees(q2):.0f}°)")  # the sliders are in degrees
-    draw_chain(ax, np.array([[0.0, 0.0], elbow, tip]))
+    fig, art = figure_once(_task_inertia_figure)
+    art["title"].set_text(f"Λ at q = ({np.degrees(q1):.0f}°, {np.degrees(q2):.0f}°)")  # the sliders are in degrees
+    update_chain(art["chain"], np.array([[0.0, 0.0], elbow, tip]))
     try:
         Lam = task_space_inertia(arm.mass_matrix(q), arm.jacobian(q))
     except ValueError:
+        art["ellipse"].set_visible(False)
         return View(fig, f"q = ({q1:.3f}, {q2:.3f}) rad: J is singular (arm stretched or folded): Λ does not exist")
     ev, V = np.linalg.eigh(Lam)
     scale = 0.6 / np.sqrt(ev.max())
-    draw_ellipse(ax, tip, scale ** 2 * Lam, label="√Λ (scaled)")
+    art["ellipse"].set_visible(True)
+    art["ellipse"].set_data(*ellipse_points(tip, scale ** 2 * Lam))
     text = (f"q = ({q1:.3f}, {q2:.3f}) rad, tip = ({_f(tip[0], 3)}, {_f(tip[1], 3)}) m\n"
             f"Lambda = [[{_f(Lam[0, 0])}, {_f(Lam[0, 1])}], [{_f(Lam[1, 0])}, {_f(Lam[1, 1])}]] kg\n"
             f"extreme masses {_f(ev[0], 3)} and {_f(ev[1], 3)} kg")
@@ -229,6 +239,18 @@ def task_inertia_view(q1: float = 30.0, q2: float = 60.0) -> View:
 WALL = dict(position=1.5, damping=10.0)
 X_TARGET = np.array([1.6, 0.6])
 Q_START = np.array([0.2, 1.2])  # tip at x = 1.34 m: 0.16 m in front of the wall
+
+
+def _wall_figure():
+    fig, (ax1, ax2) = new_figure(2, 1, size=(6.5, 4.6))
+    ax1.axhline(0.0, color="k", lw=0.8)
+    ax1.set(ylabel="x − x_wall [mm]", xlim=(0.0, 1.0), ylim=(-170.0, 60.0))
+    ax2.set(xlabel="t [s]", ylabel="wall force [N]", xlim=(0.0, 1.0), ylim=(-5.0, 400.0))
+    for ax in (ax1, ax2):
+        ax.grid(True, alpha=0.3)
+    return fig, {"x": ax1.plot([], [], color="tab:blue", lw=1.6, animated=True)[0],
+                 "force": ax2.plot([], [], color="tab:red", lw=1.6, animated=True)[0],
+                 "title": animate(ax1.set_title(" "))}
 
 
 def wall_contact_view(wall_stiffness: float = 1e4, delay_ms: int = 0, controller: str = "impedance",
@@ -247,15 +269,10 @@ def wall_contact_view(wall_stiffness: float = 1e4, delay_ms: int = 0, controller
     sim = fl.simulate(fl.arm_fd(arm), law, Q_START, (0.0, 0.0), 1.0, dt, delay_steps=int(delay_ms),
                       ext=fl.wall_torque(arm, wall), substeps=2)
     run = WallContactRun(sim.t, sim.q, *fl.wall_run(arm, wall, sim), sim.status, sim.message)
-    fig, (ax1, ax2) = new_figure(2, 1, size=(6.5, 4.6))
-    ax1.plot(run.t, 1e3 * (run.x[:, 0] - wall.position), color="tab:blue", lw=1.6)
-    ax1.axhline(0.0, color="k", lw=0.8)
-    ax1.set(ylabel="x − x_wall [mm]", ylim=(-170.0, 60.0),
-            title=f"{controller}, K = {K:g} N/m, wall {wall_stiffness:.3g} N/m, delay {delay_ms} ms")
-    ax2.plot(run.t, -run.force[:, 0], color="tab:red", lw=1.6)
-    ax2.set(xlabel="t [s]", ylabel="wall force [N]", ylim=(-5.0, 400.0))
-    for ax in (ax1, ax2):
-        ax.grid(True, alpha=0.3)
+    fig, art = figure_once(_wall_figure)
+    art["x"].set_data(run.t, 1e3 * (run.x[:, 0] - wall.position))
+    art["force"].set_data(run.t, -run.force[:, 0])
+    art["title"].set_text(f"{controller}, K = {K:g} N/m, wall {wall_stiffness:.3g} N/m, delay {delay_ms} ms")
     if run.status != "ok":
         verdict = "diverged"
     else:
