@@ -205,7 +205,7 @@ NOT_YET_BUILT_ONCE = {
     '07:ball_drop_view', '07:baumgarte_view', '07:conditioning_view', '07:force_distribution_view',
     '07:friction_cone_view', '07:incline_view', '07:parking_view', '09:mecanum_view',
     '09:odometry_drift_view', '09:sign_error_view', '09:yaw_compensation_view', 
-    '11:friction_compensation_view', '11:friction_models_view', '11:presliding_view',
+    
 }
 
 

@@ -18,6 +18,8 @@ from .widgets import DPI
 
 __all__ = [
     "new_figure",
+    "curves_figure",
+    "show_curves",
     "arrow",
     "draw_frame",
     "draw_frames",
@@ -54,6 +56,40 @@ def new_figure(nrows: int = 1, ncols: int = 1, size=(6.0, 4.0), projection: str 
     kw = {"projection": projection} if projection else {}
     axes = [fig.add_subplot(nrows, ncols, k + 1, **kw) for k in range(nrows * ncols)]
     return fig, axes[0] if len(axes) == 1 else np.array(axes).reshape(nrows, ncols).squeeze()
+
+
+def curves_figure(size=(6.5, 3.6), styles=(), reference: float | None = None, legend: dict | None = None,
+                  zero_v: bool = False, **axes):
+    """(fig, artists) of a figure of curves for :func:`~kinematics_lib.notebook.widgets.figure_once`:
+    one animated line per style (a dict of ``plot`` keywords, with its legend label), an
+    animated title and legend (its texts may change with the sliders), a horizontal reference
+    line at ``reference`` (dotted, solid at 0), a vertical line at 0 with ``zero_v``, a light
+    grid; ``axes`` go to ``ax.set`` (labels, fixed limits). Update it with :func:`show_curves`."""
+    fig, ax = new_figure(size=size)
+    lines = [ax.plot([], [], animated=True, **style)[0] for style in styles]
+    if reference is not None:
+        ax.axhline(reference, color="k", lw=0.6, ls=":" if reference else "-")
+    if zero_v:
+        ax.axvline(0.0, color="k", lw=0.6)
+    ax.set(**axes)
+    ax.grid(True, alpha=0.3)
+    art = {"ax": ax, "lines": lines, "title": ax.set_title(" ")}
+    art["title"].set_animated(True)
+    if legend is not None:
+        art["legend"] = ax.legend(fontsize=8, **legend)
+        art["legend"].set_animated(True)
+    return fig, art
+
+
+def show_curves(art: dict, curves, title: str | None = None, labels=None) -> None:
+    """Put (x, y) curves on the lines of :func:`curves_figure` in order; set the title and,
+    given ``labels``, the legend's texts."""
+    for line, (x, y) in zip(art["lines"], curves):
+        line.set_data(x, y)
+    if title is not None:
+        art["title"].set_text(title)
+    for text, label in zip(art["legend"].get_texts() if labels else (), labels or ()):
+        text.set_text(label)
 
 
 def _is_3d(ax) -> bool:

@@ -23,7 +23,7 @@ from ...control.plants import JointInertia, TwoLinkArm
 from ...control.simulation import simulate_sampled
 from ...control.task_space import task_space_inertia
 from ...documents.doc001 import joint_pid_poles_doc001, joint_pid_update_doc001
-from ..plotting import draw_chain, ellipse_points, new_figure, planar_axes, steady_limits, update_chain
+from ..plotting import curves_figure, draw_chain, ellipse_points, show_curves, new_figure, planar_axes, steady_limits, update_chain
 from ..widgets import View, animate, figure_once
 
 __all__ = ["pid_sign_view", "pid_windup_view", "pid_arm_view", "computed_torque_view", "task_inertia_view",
@@ -73,36 +73,11 @@ def _doc_pid_response(kp: float, kd: float, fixed=(), q_d: float = 1.0, t_final:
     return fl.simulate(fl.inertia_fd(1.0), law, (0.0,), (0.0,), t_final, dt)
 
 
-def _response_figure(size=(6.5, 3.6), styles=(), reference: float | None = None, legend: dict | None = None,
-                     **axes):
-    """A time-response figure: one animated line per style (a dict of ``plot`` keywords), an
-    animated title and legend (its texts change with the sliders), a dotted reference line."""
-    fig, ax = new_figure(size=size)
-    lines = [ax.plot([], [], animated=True, **style)[0] for style in styles]
-    if reference is not None:
-        ax.axhline(reference, color="k", lw=0.6, ls=":" if reference else "-")
-    ax.set(**axes)
-    ax.grid(True, alpha=0.3)
-    art = {"ax": ax, "lines": lines, "title": animate(ax.set_title(" "))}
-    if legend is not None:
-        art["legend"] = animate(ax.legend(fontsize=8, **legend))
-    return fig, art
-
-
-def _show(art: dict, curves, title: str, labels=None) -> None:
-    """Put (t, y) curves on the lines of :func:`_response_figure`, set the title (and legend texts)."""
-    for line, (t, y) in zip(art["lines"], curves):
-        line.set_data(t, y)
-    art["title"].set_text(title)
-    for text, label in zip(art["legend"].get_texts() if labels else (), labels or ()):
-        text.set_text(label)
-
-
 def pid_sign_view(kp: float = 100.0, kd: float = 5.0) -> View:
     """The document's d-term −kd (err − prev_err)/dt beside the corrected law, on J q̈ = τ, J = 1."""
     doc = _doc_pid_response(kp, kd, dt=2e-3)
     fixed = _doc_pid_response(kp, kd, fixed=("sign",), dt=2e-3)
-    fig, art = figure_once(_response_figure, (6.5, 3.6), (
+    fig, art = figure_once(curves_figure, (6.5, 3.6), (
         dict(color="tab:blue", lw=2.0, label="sign fixed: +kd Δerr/dt"),
         dict(color="tab:red", lw=1.5, label="as written: −kd Δerr/dt (leaves the axes: unstable)")),
         1.0, dict(loc="upper left"), xlabel="t [s]", ylabel="q [rad]", xlim=(0.0, 2.0), ylim=(-3.0, 5.0))
@@ -110,7 +85,7 @@ def pid_sign_view(kp: float = 100.0, kd: float = 5.0) -> View:
     # leaves the axes and comes back; +-1e3 rad only keeps a diverged run's numbers drawable
     q_doc = np.clip(doc.q[:, 0], -1e3, 1e3)
     out = " (leaves the axes: unstable)" if np.nanmax(np.abs(q_doc - 1.0)) > 4.0 else ""
-    _show(art, [(fixed.t, fixed.q[:, 0]), (doc.t, q_doc)], f"JointPID on J = 1: kp = {kp:g}, kd = {kd:g}",
+    show_curves(art, [(fixed.t, fixed.q[:, 0]), (doc.t, q_doc)], f"JointPID on J = 1: kp = {kp:g}, kd = {kd:g}",
           ["sign fixed: +kd Δerr/dt", "as written: −kd Δerr/dt" + out])
     p_doc, p_fix = joint_pid_poles_doc001(1.0, kp, kd), pid_poles(1.0, kp, kd=kd)
     end = "diverged" if doc.status != "ok" else f"|q - q_d| at 2 s = {_f(abs(doc.q[-1, 0] - 1.0), 3)} rad"
@@ -126,11 +101,11 @@ def pid_windup_view(ki: float = 200.0, i_limit: float = 2.0, tau_max: float = 20
     for label, limit in (("no clamp", np.inf), (f"clamp ±{i_limit:g} N·m", i_limit)):
         law = fl.pid_law((100.0,), (float(ki),), (20.0,), (float(limit),), 2e-3, fl.constant([1.0]))
         runs[label] = fl.simulate(fl.inertia_fd(1.0), law, (0.0,), (0.0,), 3.0, 2e-3, tau_limit=float(tau_max))
-    fig, art = figure_once(_response_figure, (6.5, 3.6), (
+    fig, art = figure_once(curves_figure, (6.5, 3.6), (
         dict(color="tab:red", lw=1.8, label="no clamp"), dict(color="tab:blue", lw=1.8, label="clamp ±00.0 N·m")),
         1.0, dict(loc="upper right"), xlabel="t [s]", ylabel="q [rad]", xlim=(0.0, 3.0))
     # the legend above the settled response (the limits start at 1.5 rad)
-    _show(art, [(run.t, run.q[:, 0]) for run in runs.values()],
+    show_curves(art, [(run.t, run.q[:, 0]) for run in runs.values()],
           f"windup: kp = 100, ki = {ki:g}, kd = 20, |τ| ≤ {tau_max:g} N·m", list(runs))
     art["ax"].set_ylim(steady_limits(np.concatenate([[0.0, 1.2]] + [run.q[:, 0] for run in runs.values()])))
     text = "\n".join(f"{label}: overshoot {_f(100 * max(run.q[:, 0].max() - 1.0, 0.0), 1)} %, "
@@ -142,7 +117,7 @@ def pid_arm_view(kp: float = 200.0, kd: float = 20.0, payload: float = 0.0, grav
     """One fixed-gain PD (+ g(q) feed-forward) on the two-link arm: a 0.3 rad step of both joints
     from a folded and from a stretched configuration. M(q) differs, so the responses differ."""
     arm = TwoLinkArm(payload=payload)
-    fig, art = figure_once(_response_figure, (6.5, 3.6), (
+    fig, art = figure_once(curves_figure, (6.5, 3.6), (
         dict(color="tab:blue", lw=1.8, label="folded: joint 1"), dict(color="tab:blue", lw=1.0, ls="--", label="folded: joint 2"),
         dict(color="tab:orange", lw=1.8, label="stretched: joint 1"),
         dict(color="tab:orange", lw=1.0, ls="--", label="stretched: joint 2")),
@@ -165,7 +140,7 @@ def pid_arm_view(kp: float = 200.0, kd: float = 20.0, payload: float = 0.0, grav
         lines.append(f"{name}: M11(q_d) = {_f(M11, 3)} kg·m², zeta_1 = kd/(2 sqrt(kp M11)) = {_f(zeta, 3)}, "
                      f"e(1.5 s) = ({_f(err[0], 3)}, {_f(err[1], 3)}), static sag = ({_f(sag[0], 4)}, "
                      f"{_f(sag[1], 4)}) rad" if run.status == "ok" else f"{name}: diverged")
-    _show(art, curves, f"fixed gains kp = {kp:g}, kd = {kd:g}, payload {payload:g} kg, g-FF {'on' if gravity_ff else 'off'}")
+    show_curves(art, curves, f"fixed gains kp = {kp:g}, kd = {kd:g}, payload {payload:g} kg, g-FF {'on' if gravity_ff else 'off'}")
     return View(fig, "\n".join(lines))
 
 
@@ -183,7 +158,7 @@ def computed_torque_view(omega_n: float = 20.0, zeta: float = 1.0, mass_scale: f
     pid = fl.pid_law(tuple(Kp * Mq0), (0.0, 0.0), tuple(Kd * Mq0), (np.inf, np.inf), 2e-3,
                      lambda t: ref(t)[:2], gravity=fl.arm_gravity(model))
     pd = fl.simulate(fl.arm_fd(arm), pid, q0, v0, 2.0, 2e-3)
-    fig, art = figure_once(_response_figure, (6.5, 3.6), (
+    fig, art = figure_once(curves_figure, (6.5, 3.6), (
         dict(color="tab:blue", lw=1.8, label="computed torque: joint 1"),
         dict(color="tab:blue", lw=1.0, ls="--", label="computed torque: joint 2"),
         dict(color="tab:red", lw=1.8, label="PD + g(q), kp = Kp M_ii(q0): joint 1"),
@@ -197,7 +172,7 @@ def computed_torque_view(omega_n: float = 20.0, zeta: float = 1.0, mass_scale: f
         curves += [(run.t, np.degrees(e[:, 0])), (run.t, np.degrees(e[:, 1]))]
         late = run.t >= 1.0
         lines.append(f"{name}: max |e| after 1 s = {_f(np.degrees(np.abs(e[late]).max()), 3)} deg")
-    _show(art, curves, f"tracking error, ω_n = {omega_n:g} rad/s, ζ = {zeta:g}")
+    show_curves(art, curves, f"tracking error, ω_n = {omega_n:g} rad/s, ζ = {zeta:g}")
     art["ax"].set_ylim(steady_limits(np.concatenate([[0.0]] + [y for _, y in curves]), symmetric=True))
     return View(fig, "\n".join(lines))
 

@@ -19,8 +19,8 @@ from ...identification.friction import LuGre, coulomb_viscous_friction, friction
 from ...identification.identifiability import BaseParameters
 from ...identification.least_squares import identify_parameters, torque_prediction_error
 from ...identification.regressor import joint_torque_regressor
-from ..plotting import new_figure, steady_limits
-from ..widgets import View, slider_labels
+from ..plotting import curves_figure, new_figure, show_curves, steady_limits
+from ..widgets import View, figure_once, slider_labels
 
 __all__ = ["friction_models_view", "presliding_view", "excitation_view", "noisy_identification_view",
            "friction_compensation_view", "armature_view"]
@@ -39,18 +39,15 @@ def friction_models_view(f_c: float = 1.0, f_s: float = 1.5, f_v: float = 0.05, 
     delta = 2, whatever the slider says)."""
     v = np.linspace(-0.6, 0.6, 601)
     lugre = LuGre(sigma0=1e4, sigma1=100.0, sigma2=f_v, f_c=max(f_c, 1e-9), f_s=max(f_s, 1e-9), v_s=v_s)
-    fig, ax = new_figure(size=(6.5, 4.0))
-    ax.plot(v, coulomb_viscous_friction(v, f_c, f_v), color="0.5", lw=1.5, label="Coulomb + viscous")
-    ax.plot(v, stribeck_friction(v, f_c, f_s, f_v, v_s, delta), color="tab:blue", lw=2.0,
-            label=f"Stribeck, δ = {delta:.1f}")
-    ax.plot(v, lugre.steady_state(v), "--", color="tab:red", lw=1.5, label="LuGre steady state (δ = 2)")
-    ax.axhline(0.0, color="k", lw=0.6)
-    ax.axvline(0.0, color="k", lw=0.6)
-    ax.set(xlabel="joint velocity v [rad/s]", ylabel="friction torque τ_f [N·m]",
-           title="friction models (document 001)",
-           ylim=steady_limits(np.concatenate([line.get_ydata() for line in ax.get_lines()]), symmetric=True))
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    fig, art = figure_once(curves_figure, (6.5, 4.0), (
+        dict(color="0.5", lw=1.5, label="Coulomb + viscous"), dict(color="tab:blue", lw=2.0, label="Stribeck, δ = 0.0"),
+        dict(ls="--", color="tab:red", lw=1.5, label="LuGre steady state (δ = 2)")), 0.0, dict(loc="lower right"),
+        zero_v=True, xlabel="joint velocity v [rad/s]", ylabel="friction torque τ_f [N·m]", xlim=(-0.6, 0.6))
+    curves = [(v, coulomb_viscous_friction(v, f_c, f_v)), (v, stribeck_friction(v, f_c, f_s, f_v, v_s, delta)),
+              (v, lugre.steady_state(v))]
+    show_curves(art, curves, "friction models (document 001)",
+                ["Coulomb + viscous", f"Stribeck, δ = {delta:.1f}", "LuGre steady state (δ = 2)"])
+    art["ax"].set_ylim(steady_limits(np.concatenate([y for _, y in curves]), symmetric=True))
     lines = [f"f_c = {f_c:.2f} N·m, f_s = {f_s:.2f} N·m, f_v = {f_v:.3f} N·m·s/rad, v_s = {v_s:.3f} rad/s, "
              f"delta = {delta:.1f}"]
     for vk in (0.05, 0.2):
@@ -73,16 +70,15 @@ def presliding_view(amplitude: float = 0.05, sigma0: float = 1e4, sigma1: float 
     x, v = A * np.sin(2 * np.pi * t), A * 2 * np.pi * np.cos(2 * np.pi * t)
     _, tau = model.simulate(v, dt)
     second = t >= 1.0  # the second period: the bristles have forgotten the start
-    fig, ax = new_figure(size=(6.5, 4.0))
-    ax.plot(1e3 * x[second], tau[second], color="tab:red", lw=1.8, label="LuGre")
-    ax.plot(1e3 * x[second], coulomb_viscous_friction(v[second], 1.0, 0.05), color="0.5", lw=1.0,
-            label="Coulomb + viscous")
-    ax.plot(1e3 * x[second], np.clip(model.sigma0 * x[second], -1.6, 1.6), ":", color="k", lw=1.0,
-            label="spring σ0 x")
-    ax.set(xlabel="displacement x [mrad]", ylabel="friction torque τ_f [N·m]", ylim=(-1.8, 1.8),
-           title=f"pre-sliding: A = {amplitude:.3f} mrad, f_s/σ0 = {1e3 * model.f_s / sigma0:.3f} mrad")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
+    fig, art = figure_once(curves_figure, (6.5, 4.0), (
+        dict(color="tab:red", lw=1.8, label="LuGre"), dict(color="0.5", lw=1.0, label="Coulomb + viscous"),
+        dict(ls=":", color="k", lw=1.0, label="spring σ0 x")), legend=dict(loc="upper left"),
+        xlabel="displacement x [mrad]", ylabel="friction torque τ_f [N·m]", ylim=(-1.8, 1.8))
+    xm = 1e3 * x[second]
+    show_curves(art, [(xm, tau[second]), (xm, coulomb_viscous_friction(v[second], 1.0, 0.05)),
+                      (xm, np.clip(model.sigma0 * x[second], -1.6, 1.6))],
+                f"pre-sliding: A = {amplitude:.3f} mrad, f_s/σ0 = {1e3 * model.f_s / sigma0:.3f} mrad")
+    art["ax"].set_xlim(steady_limits(xm, symmetric=True))
     xs, ts = x[second], tau[second]
     near0 = np.abs(xs) < 0.05 * A
     width = float(ts[near0].max() - ts[near0].min()) if near0.any() else 0.0
@@ -179,6 +175,21 @@ def noisy_identification_view(model: Model, base: BaseParameters, trajectory: Fo
     return View(fig, text)
 
 
+def _compensation_figure():
+    fig, (ax, bx) = new_figure(2, 1, size=(7.5, 4.6))
+    errors = [ax.plot([], [], label=label, animated=True)[0] for label in ("PID only", "PID + friction feed-forward")]
+    ax.set(ylabel="error q_d − q [mrad]", title="tracking a 0.5 Hz sine: errors at the velocity reversals",
+           xlim=(0.0, 2.0))
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="lower left")
+    v_d, = bx.plot([], [], color="0.5", label="v_d [rad/s]", animated=True)
+    tau_f, = bx.plot([], [], color="tab:red", label="τ_f (PID only) [N·m]", animated=True)
+    bx.set(xlabel="t [s]", ylabel="v_d [rad/s]\nτ_f [N·m]", xlim=(0.0, 2.0))  # two quantities, one scale: both named
+    bx.grid(True, alpha=0.3)
+    bx.legend(fontsize=8, loc="upper right")
+    return fig, {"ax": ax, "bx": bx, "errors": errors, "v_d": v_d, "tau_f": tau_f}
+
+
 @slider_labels(f_c="f_c [N·m]", f_s="f_s [N·m]", model_scale="model / true [-]",
                compensate="friction feed-forward")
 def friction_compensation_view(f_c: float = 1.0, f_s: float = 1.5, model_scale: float = 1.0,
@@ -194,20 +205,14 @@ def friction_compensation_view(f_c: float = 1.0, f_s: float = 1.5, model_scale: 
         pid = PID(kp=200.0, ki=500.0, kd=5.0, i_limit=2.0)
         runs[label] = simulate_friction_loop(0.05, plant, pid, 0.5, 0.5, 2.0, dt=1e-3, compensation=comp,
                                              substeps=5)
-    fig, (ax, bx) = new_figure(2, 1, size=(7.5, 4.6))
-    for label, r in runs.items():
-        ax.plot(r.t, 1e3 * r.error, label=label)
-    ax.set(ylabel="error q_d − q [mrad]", title="tracking a 0.5 Hz sine: errors at the velocity reversals",
-           ylim=steady_limits(np.concatenate([1e3 * r.error for r in runs.values()]), symmetric=True))
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="lower left")
+    fig, art = figure_once(_compensation_figure)
+    for line, (label, r) in zip(art["errors"], runs.items()):
+        line.set_data(r.t, 1e3 * r.error)
+    art["ax"].set_ylim(steady_limits(np.concatenate([1e3 * r.error for r in runs.values()]), symmetric=True))
     r = runs["PID only"]
-    bx.plot(r.t, r.v_d, color="0.5", label="v_d [rad/s]")
-    bx.plot(r.t, r.tau_f, color="tab:red", label="τ_f (PID only) [N·m]")
-    bx.set(xlabel="t [s]", ylabel="v_d [rad/s]\nτ_f [N·m]",  # two quantities, one numeric scale: both named
-           ylim=steady_limits(np.concatenate([r.v_d, r.tau_f])))
-    bx.grid(True, alpha=0.3)
-    bx.legend(fontsize=8, loc="upper right")
+    art["v_d"].set_data(r.t, r.v_d)
+    art["tau_f"].set_data(r.t, r.tau_f)
+    art["bx"].set_ylim(steady_limits(np.concatenate([r.v_d, r.tau_f])))
     steady = r.t >= 0.5
     lines = [f"f_c = {f_c:.2f} N·m, f_s = {f_s:.2f} N·m, model scale {model_scale:.2f}, compensation "
              f"{'on' if compensate else 'off'}"]
