@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.notebook.views.intro import frame_view, rpy_rate_matrix
+from kinematics_lib import rpy_rate_matrix
+from kinematics_lib.notebook.views.intro import frame_view
 from kinematics_lib.notebook.widgets import View, interactive_view
 
 

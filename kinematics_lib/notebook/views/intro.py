@@ -14,30 +14,15 @@ import numpy as np
 
 from ... import _validate as check
 from ..plotting import AXIS_COLORS, new_figure, set_equal_3d
-from ...geometry.rotations import matrix_to_axis_angle, matrix_to_quat, matrix_to_rpy, rot_y, rot_z, rpy_to_matrix
+from ...geometry.rotations import (matrix_to_axis_angle, matrix_to_quat, matrix_to_rpy, rpy_rate_matrix,  # noqa: F401
+                                   rpy_to_matrix)  # rpy_rate_matrix: re-exported for chapter 1's import
 from ..widgets import View, animate, figure_once, slider_labels
 
-__all__ = ["rpy_rate_matrix", "frame_view", "GIMBAL_WARNING"]
+__all__ = ["frame_view", "GIMBAL_WARNING"]
 
 #: |cos(pitch)| below this is reported as "near gimbal lock" (pitch within ~5.7 deg of +-90 deg).
 GIMBAL_WARNING = 0.1
 _LOCK = 1e-9  # the threshold that kl.matrix_to_rpy uses for the gimbal-lock branch
-
-
-def rpy_rate_matrix(rpy) -> np.ndarray:
-    """E(rpy) (3, 3) such that omega_W = E @ d(rpy)/dt, for R_WB = Rz(yaw) Ry(pitch) Rx(roll).
-
-    The columns are the three "gimbal" axes in world coordinates: the roll axis
-    Rz(yaw) Ry(pitch) e_x (= x_B), the pitch axis Rz(yaw) e_y and the yaw axis e_z.
-    det E = cos(pitch): at pitch = +-pi/2 the roll and yaw axes coincide and E is singular
-    (gimbal lock, 万向锁). rpy in rad (3,).
-
-    >>> bool(np.isclose(np.linalg.det(rpy_rate_matrix([0.3, 0.5, -1.0])), math.cos(0.5)))
-    True
-    """
-    _, pitch, yaw = check.vector(rpy, 3, "rpy")
-    Rz = rot_z(yaw)
-    return np.column_stack([Rz @ rot_y(pitch)[:, 0], Rz[:, 1], [0.0, 0.0, 1.0]])
 
 
 def _fmt(values, decimals: int = 4) -> str:
@@ -88,7 +73,7 @@ def frame_view(roll_deg: float = 30.0, pitch_deg: float = 20.0, yaw_deg: float =
 
     Angles in degrees (slider values). The text shows R_WB (4 decimals), the quaternion
     (x, y, z, w) of ``matrix_to_quat`` (w >= 0), the equivalent axis-angle, the rpy recovered
-    by ``matrix_to_rpy``, det E = cos(pitch) (see :func:`rpy_rate_matrix`) and whether the
+    by ``matrix_to_rpy``, det E = cos(pitch) (see :func:`~kinematics_lib.geometry.rotations.rpy_rate_matrix`) and whether the
     pose is at or near the gimbal lock.
     """
     rpy_deg = np.array([check.scalar(roll_deg, "roll_deg"), check.scalar(pitch_deg, "pitch_deg"),
