@@ -70,7 +70,7 @@ from matplotlib.figure import Figure
 
 __all__ = ["View", "interactive_view", "InteractiveView", "quick_mode", "Progress", "slider_labels",
            "effective_labels", "has_unit", "png_size", "DPI", "MAX_FIGURE_PX", "FigureSlot", "current_slot", "figure_once", "animate",
-           "Blitter", "frame_signature", "figure_png"]
+           "Blitter", "frame_signature", "figure_png", "fmt"]
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 #: Pixels per inch of every figure shown (static PNG and live widget): a 6 x 4 in figure is 540 x 360 px.
@@ -119,6 +119,31 @@ def _encode(fig: Figure, compress_level: int) -> bytes:
     Image.frombuffer("RGBA", (rgba.shape[1], rgba.shape[0]), rgba, "raw", "RGBA", 0, 1).convert("RGB").save(
         buf, format="png", compress_level=compress_level)
     return buf.getvalue()
+
+
+def fmt(x, digits: int = 3, sign: bool = False, width: int = 0, brackets: str = "()", fixed: bool = True,
+        floor: float | None = None) -> str:
+    """The one number formatter of view text: ``x`` with ``digits`` fixed decimals and never a
+    negative zero (``fmt(-0.0004)`` is ``'0.000'``); ``sign`` always shows + or -, ``width`` pads
+    on the left. A sequence gives ``'(a, b, c)'`` (``brackets='[]'`` for ``'[a, b, c]'``).
+    ``fixed=False``: the shortest form of the rounded value (``fmt(0.5, fixed=False)`` is
+    ``'0.5'``). ``floor``: a small positive quantity in scientific notation, ``'< 1e-12'`` below
+    the floor (round-off, not a result).
+
+    >>> fmt(-0.0004), fmt(2.5, 2, sign=True), fmt([1, -2], 1, brackets="[]"), fmt(3e-15, floor=1e-12)
+    ('0.000', '+2.50', '[1.0, -2.0]', '< 1e-12')
+    """
+    if np.ndim(x) > 0:
+        return brackets[0] + ", ".join(fmt(v, digits, sign, width, brackets, fixed, floor)
+                                       for v in np.ravel(np.asarray(x, dtype=float))) + brackets[-1]
+    x = float(x)
+    if floor is not None:
+        return f"{x:.1e}" if x >= floor else f"< {floor:.0e}"
+    if not fixed:
+        return str(round(x, digits) + 0.0)
+    spec = f"{'+' if sign else ''}{width or ''}.{digits}f"
+    text = f"{x:{spec}}"
+    return f"{0.0:{spec}}" if text.strip(" +-0.") == "" and math.isfinite(x) else text
 
 
 def png_size(png: bytes) -> tuple[int, int]:

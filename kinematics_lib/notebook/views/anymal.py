@@ -21,7 +21,7 @@ from ...legged.leg_kinematics import _planar, leg_foot_position, leg_geometry, l
 from ...legged.stance import ANYMAL_FEET, ANYMAL_STANCE, stance_configuration, urdf_boxes
 from ...legged.statics import static_equilibrium_forces, static_joint_torques, support_polygon
 from ..plotting import magnitude_image, new_figure
-from ..widgets import View, figure_once
+from ..widgets import View, figure_once, fmt
 
 __all__ = ["anymal", "nominal_stance", "stance", "structure_rows", "draw_robot", "update_robot", "robot_segments", "stance_view",
            "mass_matrix_figure", "workspace_figure", "landing_figure", "doc_leg_lengths", "doc_ik_errors",
@@ -30,11 +30,6 @@ __all__ = ["anymal", "nominal_stance", "stance", "structure_rows", "draw_robot",
 FORCE_SCALE = 0.002  # metres of arrow per newton
 NOMINAL_HEIGHT = 0.487  # m: base height of the nominal stance with the feet on the ground
 LEGS = ("LF", "LH", "RF", "RH")
-
-
-def _f(x: float, digits: int = 3) -> str:
-    """Fixed decimals without a '-0.000'."""
-    return f"{x + 0.0:.{digits}f}" if round(x, digits) != 0 else f"{0.0:.{digits}f}"
 
 
 @functools.lru_cache(maxsize=None)
@@ -199,8 +194,8 @@ def stance_view(height: float = NOMINAL_HEIGHT, roll: float = 0.0, pitch: float 
     p_G = center_of_mass(model, q)
     T = forward_kinematics(model, q)
     P = np.array([(T[b] @ T_BF)[:3, 3] for b, T_BF in (model.frames[f] for f in feet)])
-    lines = [f"base at ({_f(shift_x, 3)}, {_f(shift_y, 3)}, {_f(height, 3)}) m, roll {_f(roll, 2)} rad, "
-             f"pitch {_f(pitch, 2)} rad; {len(feet)} feet on the ground"]
+    lines = [f"base at ({fmt(shift_x, 3)}, {fmt(shift_y, 3)}, {fmt(height, 3)}) m, roll {fmt(roll, 2)} rad, "
+             f"pitch {fmt(pitch, 2)} rad; {len(feet)} feet on the ground"]
     unreachable = [f for f, r in zip(ANYMAL_FEET, results) if not r.converged]
     if unreachable:
         lines.append(f"leg IK: {', '.join(unreachable)} cannot reach its foothold (status unreachable)")
@@ -214,7 +209,7 @@ def stance_view(height: float = NOMINAL_HEIGHT, roll: float = 0.0, pitch: float 
     if forces is not None:
         tau = static_joint_torques(model, q, feet, forces)
         for f, F in zip(feet, forces):
-            lines.append(f"{f}: f = ({_f(F[0], 2)}, {_f(F[1], 2)}, {_f(F[2], 2)}) N")
+            lines.append(f"{f}: f = ({fmt(F[0], 2)}, {fmt(F[1], 2)}, {fmt(F[2], 2)}) N")
         total = np.abs(forces.sum(axis=0) + model.total_mass * model.gravity).max()
         lines.append(f"|sum f + m g| < 1e-9 N: {bool(total < 1e-9)}, max |tau| = {np.abs(tau).max():.2f} N m")
     return View(fig, "\n".join(lines))

@@ -16,7 +16,7 @@ from ...contact.distribution import distribute_contact_forces
 from ...contact.mechanisms import FourBar, four_bar_configuration, parallel_parking_controls, simulate_four_bar, unicycle_path
 from ...contact.time_stepping import ball_drop_run, incline_box_run
 from ..plotting import new_figure, planar_axes, steady_limits
-from ..widgets import View
+from ..widgets import View, fmt
 
 __all__ = ["parking_view", "baumgarte_view", "conditioning_view", "incline_view", "ball_drop_view",
            "friction_cone_view", "force_distribution_view", "standing_body", "STANDING_POINTS", "NORMS"]
@@ -25,15 +25,6 @@ __all__ = ["parking_view", "baumgarte_view", "conditioning_view", "incline_view"
 STANDING_POINTS = np.array([[0.35, 0.2, 0.0], [0.35, -0.2, 0.0], [-0.35, 0.2, 0.0], [-0.35, -0.2, 0.0]])
 STANDING_MASS, COM_HEIGHT, G = 30.0, 0.45, 9.81
 NORMS = ("l2 QP (8-face pyramid)", "l2 SOCP (exact cone)", "l1 LP (8-face pyramid)", "linf LP (8-face pyramid)")
-
-
-def _z(x, decimals: int = 3) -> float:
-    return float(np.round(x, decimals)) + 0.0
-
-
-def _small(x: float, floor: float) -> str:
-    """x in scientific notation, or "< floor" when it is at rounding level (not reproducible digits)."""
-    return f"{x:.1e}" if x >= floor else f"< {floor:.0e}"
 
 
 # ---------------------------------------------------------------- nonholonomic: parallel parking
@@ -60,8 +51,8 @@ def parking_view(turn: float = 1.0, duration: float = 1.0) -> View:
     ax.set_ylabel("y [m]")
     ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)  # off the path
     ax.set_title("rolling without side slip: x' sin θ − y' cos θ = 0", fontsize=10)
-    text = (f"end pose: x = {_z(P[-1, 0])} m, y = {_z(P[-1, 1])} m, θ = {_z(P[-1, 2])} rad\n"
-            f"largest side-slip speed |x' sin θ − y' cos θ| along the path = {_z(side, 6)} m/s (rounding)")
+    text = (f"end pose: x = {fmt(P[-1, 0], fixed=False)} m, y = {fmt(P[-1, 1], fixed=False)} m, θ = {fmt(P[-1, 2], fixed=False)} rad\n"
+            f"largest side-slip speed |x' sin θ − y' cos θ| along the path = {fmt(side, 6, fixed=False)} m/s (rounding)")
     return View(fig, text)
 
 
@@ -100,7 +91,7 @@ def baumgarte_view(alpha: float = 5.0, beta: float = 5.0) -> View:
     ax.legend(fontsize=8, loc="lower right")
     e0 = grid.energy[0, 0]
     text = (f"after {t[-1]:.1f} s: max|c| none = {grid.violation[0, -1]:.1e}, Baumgarte = {grid.violation[i, -1]:.1e}, "
-            f"projection = {_small(proj.violation[-1], 1e-12)} m^2\n"
+            f"projection = {fmt(proj.violation[-1], floor=1e-12)} m^2\n"
             f"energy change: none = {grid.energy[0, -1] - e0:+.1e} J, Baumgarte = {grid.energy[i, -1] - e0:+.1e} J, "
             f"projection = {proj.energy[-1] - e0:+.1e} J")
     return View(fig, text)
@@ -145,7 +136,7 @@ def conditioning_view(log10_damping: float = -6.0, com_x: float = 0.1) -> View:
             f"{'inf (singular)' if not np.isfinite(cond) else f'{cond:.3e}'}\n"
             f"regularised cond = {(eig[-1] + eps) / (max(eig[0], 0.0) + eps):.3e}; forces λ = "
             f"{np.array2string(lam, precision=3)} N, sum = {lam.sum():.3f} N (weight {STANDING_MASS * G:.3f} N); "
-            f"max |J a| = {_small(np.abs(J @ a).max(), 1e-9)} m/s²")
+            f"max |J a| = {fmt(np.abs(J @ a).max(), floor=1e-9)} m/s²")
     return View(fig, text)
 
 
@@ -167,9 +158,9 @@ def incline_view(theta_deg: float = 30.0, mu: float = 0.5) -> View:
     ax.legend(fontsize=8, loc="upper left")
     state = "slides" if np.tan(th) > mu else "sticks"
     text = (f"tan θ = {np.tan(th):.4f}, μ = {mu:.2f}: the box {state}\n"
-            f"acceleration: LCP = {_z(a_lcp, 4)} m/s², analytic = {_z(a_analytic, 4)} m/s²; "
-            f"friction / normal force = {_z(run['f_t'][-1] / run['p_n'][-1], 4)}; "
-            f"max |v_LCP − v_QP| = {_small(run['qp_error'], 1e-9)} m/s")
+            f"acceleration: LCP = {fmt(a_lcp, 4, fixed=False)} m/s², analytic = {fmt(a_analytic, 4, fixed=False)} m/s²; "
+            f"friction / normal force = {fmt(run['f_t'][-1] / run['p_n'][-1], 4, fixed=False)}; "
+            f"max |v_LCP − v_QP| = {fmt(run['qp_error'], floor=1e-9)} m/s")
     return View(fig, text)
 
 

@@ -24,19 +24,14 @@ from ...control.simulation import simulate_sampled
 from ...control.task_space import task_space_inertia
 from ...documents.doc001 import joint_pid_poles_doc001, joint_pid_update_doc001
 from ..plotting import curves_figure, draw_chain, ellipse_points, show_curves, new_figure, planar_axes, steady_limits, update_chain
-from ..widgets import View, animate, figure_once
+from ..widgets import View, animate, figure_once, fmt
 
 __all__ = ["pid_sign_view", "pid_windup_view", "pid_arm_view", "computed_torque_view", "task_inertia_view",
            "wall_contact_view", "doc_pid_run"]
 
 
-def _f(x: float, digits: int = 4) -> str:
-    """Fixed decimals without a '-0.000'."""
-    return f"{x + 0.0:.{digits}f}" if round(x, digits) != 0 else f"{0.0:.{digits}f}"
-
-
 def _poles(p) -> str:
-    return ", ".join(f"{_f(s.real, 3)}{'+' if s.imag >= 0 else '-'}{abs(s.imag):.3f}j" for s in p)
+    return ", ".join(f"{fmt(s.real, 3)}{'+' if s.imag >= 0 else '-'}{abs(s.imag):.3f}j" for s in p)
 
 
 def doc_pid_run(kp: float, kd: float, fixed=(), q_d: float = 1.0, t_final: float = 2.0, dt: float = 1e-3,
@@ -88,9 +83,9 @@ def pid_sign_view(kp: float = 100.0, kd: float = 5.0) -> View:
     show_curves(art, [(fixed.t, fixed.q[:, 0]), (doc.t, q_doc)], f"JointPID on J = 1: kp = {kp:g}, kd = {kd:g}",
           ["sign fixed: +kd Δerr/dt", "as written: −kd Δerr/dt" + out])
     p_doc, p_fix = joint_pid_poles_doc001(1.0, kp, kd), pid_poles(1.0, kp, kd=kd)
-    end = "diverged" if doc.status != "ok" else f"|q - q_d| at 2 s = {_f(abs(doc.q[-1, 0] - 1.0), 3)} rad"
+    end = "diverged" if doc.status != "ok" else f"|q - q_d| at 2 s = {fmt(abs(doc.q[-1, 0] - 1.0), 3)} rad"
     text = (f"as written: poles {_poles(p_doc)} 1/s -> {end}\n"
-            f"fixed sign: poles {_poles(p_fix)} 1/s -> |q - q_d| at 2 s = {_f(abs(fixed.q[-1, 0] - 1.0), 4)} rad")
+            f"fixed sign: poles {_poles(p_fix)} 1/s -> |q - q_d| at 2 s = {fmt(abs(fixed.q[-1, 0] - 1.0), 4)} rad")
     return View(fig, text)
 
 
@@ -108,8 +103,8 @@ def pid_windup_view(ki: float = 200.0, i_limit: float = 2.0, tau_max: float = 20
     show_curves(art, [(run.t, run.q[:, 0]) for run in runs.values()],
           f"windup: kp = 100, ki = {ki:g}, kd = 20, |τ| ≤ {tau_max:g} N·m", list(runs))
     art["ax"].set_ylim(steady_limits(np.concatenate([[0.0, 1.2]] + [run.q[:, 0] for run in runs.values()])))
-    text = "\n".join(f"{label}: overshoot {_f(100 * max(run.q[:, 0].max() - 1.0, 0.0), 1)} %, "
-                     f"|e| at 3 s = {_f(abs(1.0 - run.q[-1, 0]), 4)} rad" for label, run in runs.items())
+    text = "\n".join(f"{label}: overshoot {fmt(100 * max(run.q[:, 0].max() - 1.0, 0.0), 1)} %, "
+                     f"|e| at 3 s = {fmt(abs(1.0 - run.q[-1, 0]), 4)} rad" for label, run in runs.items())
     return View(fig, text)
 
 
@@ -137,9 +132,9 @@ def pid_arm_view(kp: float = 200.0, kd: float = 20.0, payload: float = 0.0, grav
         for _ in range(50 if not gravity_ff else 0):  # equilibrium of PD alone: kp e = g(q_d - e)
             sag = arm.gravity(q_d - sag) / kp
         err = q_d - run.q[-1]
-        lines.append(f"{name}: M11(q_d) = {_f(M11, 3)} kg·m², zeta_1 = kd/(2 sqrt(kp M11)) = {_f(zeta, 3)}, "
-                     f"e(1.5 s) = ({_f(err[0], 3)}, {_f(err[1], 3)}), static sag = ({_f(sag[0], 4)}, "
-                     f"{_f(sag[1], 4)}) rad" if run.status == "ok" else f"{name}: diverged")
+        lines.append(f"{name}: M11(q_d) = {fmt(M11, 3)} kg·m², zeta_1 = kd/(2 sqrt(kp M11)) = {fmt(zeta, 3)}, "
+                     f"e(1.5 s) = ({fmt(err[0], 3)}, {fmt(err[1], 3)}), static sag = ({fmt(sag[0], 4)}, "
+                     f"{fmt(sag[1], 4)}) rad" if run.status == "ok" else f"{name}: diverged")
     show_curves(art, curves, f"fixed gains kp = {kp:g}, kd = {kd:g}, payload {payload:g} kg, g-FF {'on' if gravity_ff else 'off'}")
     return View(fig, "\n".join(lines))
 
@@ -166,12 +161,12 @@ def computed_torque_view(omega_n: float = 20.0, zeta: float = 1.0, mass_scale: f
         0.0, dict(ncol=2, loc="upper right"),  # the legend above the errors after the transient
         xlabel="t [s]", ylabel="e = q_d − q [deg]", xlim=(0.0, 2.0))
     curves = []
-    lines = [f"Kp = omega_n^2 = {_f(Kp, 1)} 1/s², Kd = 2 zeta omega_n = {_f(Kd, 2)} 1/s, model masses × {mass_scale:.2f}"]
+    lines = [f"Kp = omega_n^2 = {fmt(Kp, 1)} 1/s², Kd = 2 zeta omega_n = {fmt(Kd, 2)} 1/s, model masses × {mass_scale:.2f}"]
     for run, name, color in ((ct, "computed torque", "tab:blue"), (pd, "PD + g(q), kp = Kp M_ii(q0)", "tab:red")):
         e = offset + amplitude * np.sin(np.outer(run.t, omega)) - run.q  # q_d(t) - q, all samples at once
         curves += [(run.t, np.degrees(e[:, 0])), (run.t, np.degrees(e[:, 1]))]
         late = run.t >= 1.0
-        lines.append(f"{name}: max |e| after 1 s = {_f(np.degrees(np.abs(e[late]).max()), 3)} deg")
+        lines.append(f"{name}: max |e| after 1 s = {fmt(np.degrees(np.abs(e[late]).max()), 3)} deg")
     show_curves(art, curves, f"tracking error, ω_n = {omega_n:g} rad/s, ζ = {zeta:g}")
     art["ax"].set_ylim(steady_limits(np.concatenate([[0.0]] + [y for _, y in curves]), symmetric=True))
     return View(fig, "\n".join(lines))
@@ -205,9 +200,9 @@ def task_inertia_view(q1: float = 30.0, q2: float = 60.0) -> View:
     scale = 0.6 / np.sqrt(ev.max())
     art["ellipse"].set_visible(True)
     art["ellipse"].set_data(*ellipse_points(tip, scale ** 2 * Lam))
-    text = (f"q = ({q1:.3f}, {q2:.3f}) rad, tip = ({_f(tip[0], 3)}, {_f(tip[1], 3)}) m\n"
-            f"Lambda = [[{_f(Lam[0, 0])}, {_f(Lam[0, 1])}], [{_f(Lam[1, 0])}, {_f(Lam[1, 1])}]] kg\n"
-            f"extreme masses {_f(ev[0], 3)} and {_f(ev[1], 3)} kg")
+    text = (f"q = ({q1:.3f}, {q2:.3f}) rad, tip = ({fmt(tip[0], 3)}, {fmt(tip[1], 3)}) m\n"
+            f"Lambda = [[{fmt(Lam[0, 0], 4)}, {fmt(Lam[0, 1], 4)}], [{fmt(Lam[1, 0], 4)}, {fmt(Lam[1, 1], 4)}]] kg\n"
+            f"extreme masses {fmt(ev[0], 3)} and {fmt(ev[1], 3)} kg")
     return View(fig, text)
 
 
@@ -253,9 +248,9 @@ def wall_contact_view(wall_stiffness: float = 1e4, delay_ms: int = 0, controller
     else:
         verdict = "settled" if run.settled() else "still oscillating at 1 s"
     late = -run.force[run.t >= run.t[-1] - 0.2, 0]
-    span = "" if run.status != "ok" else f"; contact force over the last 0.2 s: {_f(late.min(), 1)} .. {_f(late.max(), 1)} N"
+    span = "" if run.status != "ok" else f"; contact force over the last 0.2 s: {fmt(late.min(), 1)} .. {fmt(late.max(), 1)} N"
     text = f"{controller}: {verdict}{span}"
     if controller == "impedance":
         k = K * wall_stiffness / (K + wall_stiffness)
-        text += f"\nseries-spring prediction K k_w/(K + k_w) · 0.1 m = {_f(0.1 * k, 1)} N"
+        text += f"\nseries-spring prediction K k_w/(K + k_w) · 0.1 m = {fmt(0.1 * k, 1)} N"
     return View(fig, text)

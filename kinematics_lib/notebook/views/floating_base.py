@@ -18,7 +18,7 @@ from ...dynamics.floating_base import (quaternion_integration_error, rpy_velocit
 from ...dynamics.frames import forward_kinematics
 from ...dynamics.model import neutral_configuration
 from ..plotting import magnitude_image, new_figure, steady_limits
-from ..widgets import View, slider_labels
+from ..widgets import View, fmt, slider_labels
 
 __all__ = ["FOOT_HALF_LENGTH", "MASS", "balance_view", "euler_singularity_view", "satellite_view",
            "mass_matrix_blocks_figure", "quaternion_drift_figure"]
@@ -26,11 +26,6 @@ __all__ = ["FOOT_HALF_LENGTH", "MASS", "balance_view", "euler_singularity_view",
 FOOT_HALF_LENGTH = 0.1  # m: the foot reaches from -0.1 m (heel) to +0.1 m (toe) along x
 MASS = 60.0             # kg: the chapter's walker
 G = 9.81
-
-
-def _z(x: float, decimals: int = 4) -> float:
-    """x rounded, with -0.0 turned into 0.0 (printed text never shows '-0.0000')."""
-    return float(np.round(x, decimals)) + 0.0
 
 
 @slider_labels(z_com="CoM height z_c [m]", xdd="ẍ_c [m/s²]", zdd="z̈_c [m/s²]", dL_y="L̇_y [N·m]")
@@ -61,8 +56,8 @@ def balance_view(z_com: float = 0.9, xdd: float = 1.0, zdd: float = 0.0, dL_y: f
     inside = -h <= x_zmp <= h
     verdict = "inside the foot" if inside else ("behind the heel: the foot tips about its rear edge" if x_zmp < -h
                                                  else "beyond the toe: the foot tips about its front edge")
-    ax.set_title(f"x_ZMP = {_z(x_zmp):+.4f} m, x_CMP = {_z(x_cmp):+.4f} m  ({verdict.split(':')[0]})", fontsize=9)
-    text = (f"x_ZMP = {_z(x_zmp):+.4f} m, x_CMP = {_z(x_cmp):+.4f} m, CoM projection 0.0000 m; "
+    ax.set_title(f"x_ZMP = {fmt(x_zmp, 4, sign=True)} m, x_CMP = {fmt(x_cmp, 4, sign=True)} m  ({verdict.split(':')[0]})", fontsize=9)
+    text = (f"x_ZMP = {fmt(x_zmp, 4, sign=True)} m, x_CMP = {fmt(x_cmp, 4, sign=True)} m, CoM projection 0.0000 m; "
             f"ZMP {verdict}; largest sustainable xdd (ZMP at the heel, dL = 0) = {G * h / z_com:.3f} m/s^2")
     return View(fig, text)
 
@@ -95,8 +90,8 @@ def euler_singularity_view(pitch_deg: float = 60.0, roll_deg: float = 20.0) -> V
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8, loc="upper center")
     cond_text = f"{c:.4g}" if c < 1e12 else "inf (singular)"
-    ax.set_title(f"pitch {pitch_deg:+.1f} deg: det W = cos θ = {_z(np.cos(pitch)):+.4f}, cond = {cond_text}", fontsize=9)
-    return View(fig, f"pitch = {pitch_deg:+.1f} deg, roll = {roll_deg:+.1f} deg: det W = {_z(np.cos(pitch)):+.4f}, "
+    ax.set_title(f"pitch {pitch_deg:+.1f} deg: det W = cos θ = {fmt(np.cos(pitch), 4, sign=True)}, cond = {cond_text}", fontsize=9)
+    return View(fig, f"pitch = {pitch_deg:+.1f} deg, roll = {roll_deg:+.1f} deg: det W = {fmt(np.cos(pitch), 4, sign=True)}, "
                      f"cond S (Euler) = {cond_text}, cond S (quaternion block) = 1.0000")
 
 
@@ -154,10 +149,10 @@ def satellite_view(mass_ratio: float = 0.3, amplitude: float = 0.8, t: float = 4
     bx.set_ylim(steady_limits(np.degrees(np.concatenate([yaw, path[:, 7], path[:, 8]]))))  # the whole loop
     bx.grid(True, alpha=0.3)
     bx.legend(fontsize=8, loc="upper right")
-    bx.set_title(f"after the loop: joints back at 0, base turned by {_z(np.degrees(yaw[-1]), 2):+.2f} deg", fontsize=9)
-    return View(fig, f"t = {ts[k]:.1f} s: base yaw = {_z(np.degrees(yaw[k]), 3):+.3f} deg, q_j = "
-                     f"({_z(np.degrees(path[k, 7]), 1):+.1f}, {_z(np.degrees(path[k, 8]), 1):+.1f}, 0.0) deg; "
-                     f"after the full loop the base has turned {_z(np.degrees(yaw[-1]), 3):+.3f} deg")
+    bx.set_title(f"after the loop: joints back at 0, base turned by {fmt(np.degrees(yaw[-1]), 2, sign=True)} deg", fontsize=9)
+    return View(fig, f"t = {ts[k]:.1f} s: base yaw = {fmt(np.degrees(yaw[k]), 3, sign=True)} deg, q_j = "
+                     f"({fmt(np.degrees(path[k, 7]), 1, sign=True)}, {fmt(np.degrees(path[k, 8]), 1, sign=True)}, 0.0) deg; "
+                     f"after the full loop the base has turned {fmt(np.degrees(yaw[-1]), 3, sign=True)} deg")
 
 
 def mass_matrix_blocks_figure(M: np.ndarray, title: str = "M(q)") -> View:

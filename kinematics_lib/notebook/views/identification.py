@@ -20,15 +20,10 @@ from ...identification.identifiability import BaseParameters
 from ...identification.least_squares import identify_parameters, torque_prediction_error
 from ...identification.regressor import joint_torque_regressor
 from ..plotting import curves_figure, new_figure, show_curves, steady_limits
-from ..widgets import View, figure_once, slider_labels
+from ..widgets import View, figure_once, fmt, slider_labels
 
 __all__ = ["friction_models_view", "presliding_view", "excitation_view", "noisy_identification_view",
            "friction_compensation_view", "armature_view"]
-
-
-def _f(x: float, digits: int = 4) -> str:
-    """Fixed decimals without a '-0.000'."""
-    return f"{x + 0.0:.{digits}f}" if round(x, digits) != 0 else f"{0.0:.{digits}f}"
 
 
 @slider_labels(f_c="f_c [N·m]", f_s="f_s [N·m]", f_v="f_v [N·m·s/rad]", v_s="v_s [rad/s]", delta="δ [-]")
@@ -51,9 +46,9 @@ def friction_models_view(f_c: float = 1.0, f_s: float = 1.5, f_v: float = 0.05, 
     lines = [f"f_c = {f_c:.2f} N·m, f_s = {f_s:.2f} N·m, f_v = {f_v:.3f} N·m·s/rad, v_s = {v_s:.3f} rad/s, "
              f"delta = {delta:.1f}"]
     for vk in (0.05, 0.2):
-        lines.append(f"v = {vk:.2f} rad/s: Coulomb+viscous {_f(coulomb_viscous_friction(vk, f_c, f_v))}, "
-                     f"Stribeck {_f(stribeck_friction(vk, f_c, f_s, f_v, v_s, delta))}, "
-                     f"LuGre steady {_f(lugre.steady_state(vk))} N·m")
+        lines.append(f"v = {vk:.2f} rad/s: Coulomb+viscous {fmt(coulomb_viscous_friction(vk, f_c, f_v), 4)}, "
+                     f"Stribeck {fmt(stribeck_friction(vk, f_c, f_s, f_v, v_s, delta), 4)}, "
+                     f"LuGre steady {fmt(lugre.steady_state(vk), 4)} N·m")
     return View(fig, "\n".join(lines))
 
 

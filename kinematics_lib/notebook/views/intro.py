@@ -16,19 +16,13 @@ from ... import _validate as check
 from ..plotting import AXIS_COLORS, new_figure, set_equal_3d
 from ...geometry.rotations import (matrix_to_axis_angle, matrix_to_quat, matrix_to_rpy, rpy_rate_matrix,  # noqa: F401
                                    rpy_to_matrix)  # rpy_rate_matrix: re-exported for chapter 1's import
-from ..widgets import View, animate, figure_once, slider_labels
+from ..widgets import View, animate, figure_once, fmt, slider_labels
 
 __all__ = ["frame_view", "GIMBAL_WARNING"]
 
 #: |cos(pitch)| below this is reported as "near gimbal lock" (pitch within ~5.7 deg of +-90 deg).
 GIMBAL_WARNING = 0.1
 _LOCK = 1e-9  # the threshold that kl.matrix_to_rpy uses for the gimbal-lock branch
-
-
-def _fmt(values, decimals: int = 4) -> str:
-    """'(a, b, c)' with fixed decimals and no '-0.0000'."""
-    arr = np.round(np.asarray(values, dtype=float), decimals) + 0.0
-    return "(" + ", ".join(f"{v:.{decimals}f}" for v in arr) + ")"
 
 
 def _status(pitch: float, rpy_deg: np.ndarray, cos_p: float) -> str:
@@ -108,11 +102,11 @@ def frame_view(roll_deg: float = 30.0, pitch_deg: float = 20.0, yaw_deg: float =
     art["title"].set_color("tab:red" if locked else "black")
 
     rows = "\n".join("  [" + " ".join(f"{v:8.4f}" for v in np.round(row, 4) + 0.0) + "]" for row in R)
-    text = (f"roll, pitch, yaw           = {_fmt(rpy_deg, 1)} deg\n"
+    text = (f"roll, pitch, yaw           = {fmt(rpy_deg, 1)} deg\n"
             f"R_WB = Rz(yaw) Ry(pitch) Rx(roll) =\n{rows}\n"
-            f"quaternion (x, y, z, w)    = {_fmt(quat)}\n"
-            f"axis, angle                = {_fmt(axis)}, {math.degrees(angle):.2f} deg\n"
-            f"matrix_to_rpy(R_WB)        = {_fmt(back, 1)} deg\n"
+            f"quaternion (x, y, z, w)    = {fmt(quat, 4)}\n"
+            f"axis, angle                = {fmt(axis, 4)}, {math.degrees(angle):.2f} deg\n"
+            f"matrix_to_rpy(R_WB)        = {fmt(back, 1)} deg\n"
             f"det E = cos(pitch)         = {round(cos_p, 4) + 0.0:.4f}\n"
             f"{status}")
     return View(fig, text)

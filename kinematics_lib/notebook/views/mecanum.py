@@ -14,7 +14,7 @@ from matplotlib.patches import Polygon
 from ...mobile.mecanum import (MECANUM_ORDER, chassis_twist, chassis_world_to_body, integrate_odometry,
                        mecanum_layout, mecanum_matrix, roller_axis, simulate_odometry)
 from ..plotting import arrow, new_figure, planar_axes, steady_limits
-from ..widgets import View, slider_labels
+from ..widgets import View, fmt, slider_labels
 
 __all__ = ["draw_chassis", "mecanum_view", "FAULTS", "sign_error_view", "yaw_compensation_view",
            "patrol_twists", "odometry_drift_view", "drift_statistics_view"]
@@ -80,13 +80,8 @@ def _wheel_bars(ax, w, limit: float, title: str) -> None:
                 va="bottom" if x >= 0 else "top", fontsize=8)
 
 
-def _z(x, decimals: int = 3) -> float:
-    """x rounded, with -0.0 turned into 0.0 (so printed text never shows '-0.000')."""
-    return float(np.round(x, decimals)) + 0.0
-
-
 def _fmt_wheels(w) -> str:
-    return "  ".join(f"{n} {_z(x, 2):+6.2f}" for n, x in zip(MECANUM_ORDER, w))
+    return "  ".join(f"{n} {fmt(x, 2, sign=True, width=6)}" for n, x in zip(MECANUM_ORDER, w))
 
 
 def _contact_arrows(ax, v: np.ndarray, scale: float) -> None:
@@ -129,8 +124,8 @@ def mecanum_view(v_x: float = 0.3, v_y: float = 0.0, omega: float = 0.0, psi: fl
     _wheel_bars(bx, w, 45.0, "ω = H v\n(green: rolls forward)")
     text = (f"v_body = ({v_x:+.2f} m/s, {v_y:+.2f} m/s, {omega:+.2f} rad/s), psi0 = {psi:+.2f} rad\n"
             f"wheel speeds [rad/s]: {_fmt_wheels(w)}\n"
-            f"after {duration:.1f} s: x = {_z(poses[-1, 0]):+.3f} m, y = {_z(poses[-1, 1]):+.3f} m, "
-            f"psi = {_z(poses[-1, 2]):+.3f} rad")
+            f"after {duration:.1f} s: x = {fmt(poses[-1, 0], 3, sign=True)} m, y = {fmt(poses[-1, 1], 3, sign=True)} m, "
+            f"psi = {fmt(poses[-1, 2], 3, sign=True)} rad")
     return View(fig, text)
 
 
@@ -168,7 +163,7 @@ def sign_error_view(fault: str = FAULTS[0], command: str = "forward", duration: 
     _wheel_bars(bx, w, 12.0, "real wheel speeds")
     text = (f"command {command}: v_cmd = ({v_cmd[0]:.2f}, {v_cmd[1]:.2f}, {v_cmd[2]:.2f}); fault: {fault}\n"
             f"real wheel speeds [rad/s]: {_fmt_wheels(w)}\n"
-            f"actual twist v = ({_z(v[0]):+.3f} m/s, {_z(v[1]):+.3f} m/s, {_z(v[2]):+.3f} rad/s), "
+            f"actual twist v = ({fmt(v[0], 3, sign=True)} m/s, {fmt(v[1], 3, sign=True)} m/s, {fmt(v[2], 3, sign=True)} rad/s), "
             f"|residual| = {np.linalg.norm(r):.3f} rad/s")
     return View(fig, text)
 
@@ -195,8 +190,8 @@ def yaw_compensation_view(psi: float = 0.6, omega: float = 0.0, imu_flipped: boo
     for (name, P), color in zip(paths.items(), ("tab:green", "tab:red")):
         ax.plot(P[:, 0], P[:, 1], color=color, label=name)
         draw_chassis(ax, P[-1], color=color, alpha=0.8)
-        heading = _z(np.degrees(np.arctan2(P[-1, 1], P[-1, 0])), 2)
-        text.append(f"{name:>16}: end ({_z(P[-1, 0]):+.3f}, {_z(P[-1, 1]):+.3f}) m, direction {heading:+7.2f} deg")
+        heading = fmt(np.degrees(np.arctan2(P[-1, 1], P[-1, 0])), 2, sign=True, width=7)
+        text.append(f"{name:>16}: end ({fmt(P[-1, 0], 3, sign=True)}, {fmt(P[-1, 1], 3, sign=True)}) m, direction {heading} deg")
     ax.plot([0, 2.0], [0, 0], ":", color="k", lw=1, label="wanted")
     _path_axes(ax, 2.4)
     ax.legend(loc="lower left", fontsize=8)

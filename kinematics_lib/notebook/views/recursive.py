@@ -11,16 +11,11 @@ from ...arms.dh import planar_arm
 from ...documents.doc003 import ne_doc003
 from ...dynamics.newton_euler_3d import DHArm, newton_euler_terms
 from ..plotting import arrow, draw_chain, new_figure, steady_limits
-from ..widgets import View, slider_labels
+from ..widgets import View, fmt, slider_labels
 
 __all__ = ["two_link_arm", "arm_forces_view", "complexity_view"]
 
 FORCE_SCALE = 0.025  # metres of arrow per newton
-
-
-def _f(x: float, digits: int = 3) -> str:
-    """Fixed decimals without a '-0.000'."""
-    return f"{x + 0.0:.{digits}f}" if round(x, digits) != 0 else f"{0.0:.{digits}f}"
 
 
 def two_link_arm(L1: float = 1.0, L2: float = 0.8, m1: float = 2.0, m2: float = 1.5) -> DHArm:
@@ -73,14 +68,14 @@ def arm_forces_view(q1: float = 0.6, q2: float = 0.9, qd1: float = 0.0, qd2: flo
     bx.set(xticks=x, xticklabels=["joint 1", "joint 2"], ylabel="N m", title="tau = g + C qd + M qdd",
            ylim=steady_limits(np.concatenate([parts.ravel(), t.tau, doc]), symmetric=True))
     bx.legend(fontsize=8)
-    lines = [f"q = ({_f(q1, 2)}, {_f(q2, 2)}) rad, qd = ({_f(qd1, 2)}, {_f(qd2, 2)}) rad/s, "
-             f"qdd = ({_f(qdd1, 2)}, {_f(qdd2, 2)}) rad/s^2"]
+    lines = [f"q = ({fmt(q1, 2)}, {fmt(q2, 2)}) rad, qd = ({fmt(qd1, 2)}, {fmt(qd2, 2)}) rad/s, "
+             f"qdd = ({fmt(qdd1, 2)}, {fmt(qdd2, 2)}) rad/s^2"]
     for i in range(2):
-        lines.append(f"joint {i + 1}: tau = {_f(t.tau[i])} N m = g {_f(g[i])} + C qd {_f(h[i] - g[i])} "
-                     f"+ M qdd {_f(t.tau[i] - h[i])};  doc 003 as written {_f(doc[i])}")
+        lines.append(f"joint {i + 1}: tau = {fmt(t.tau[i])} N m = g {fmt(g[i])} + C qd {fmt(h[i] - g[i])} "
+                     f"+ M qdd {fmt(t.tau[i] - h[i])};  doc 003 as written {fmt(doc[i])}")
     for i in range(2):
         lines.append(f"f{i + 1} (on link {i + 1} from {'the base' if i == 0 else 'link 1'}) = "
-                     f"({_f(t.f[i, 0])}, {_f(t.f[i, 1])}) N")
+                     f"({fmt(t.f[i, 0])}, {fmt(t.f[i, 1])}) N")
     return View(fig, "\n".join(lines))
 
 

@@ -16,18 +16,12 @@ from ...arms.gimbal import aim_error, gimbal_yaw_pitch
 from ..plotting import draw_arm, new_figure, update_arm
 from ...arms.robots import PUMA_SHOULDER_HEIGHT, puma560  # noqa: F401  (re-exported for the chapter)
 from ...geometry.rotations import matrix_to_rpy, so3_log
-from ..widgets import View, figure_once, slider_labels
+from ..widgets import View, figure_once, fmt, slider_labels
 
 __all__ = ["puma560", "arm_view", "puma560_view", "frames_comparison_view", "gimbal_view"]
 
-def _vec(v, digits: int = 3) -> str:
-    """'[+0.123, -0.456]' with fixed decimals and no negative zeros."""
-    v = np.round(np.asarray(v, dtype=float), digits) + 0.0
-    return "[" + ", ".join(f"{x:+.{digits}f}" for x in v) + "]"
-
-
 def _pose_text(T) -> str:
-    return f"p_E = {_vec(T[:3, 3], 4)} m\nrpy_E = {_vec(matrix_to_rpy(T[:3, :3]), 4)} rad (roll, pitch, yaw)"
+    return f"p_E = {fmt(T[:3, 3], 4, sign=True, brackets='[]')} m\nrpy_E = {fmt(matrix_to_rpy(T[:3, :3]), 4, sign=True, brackets='[]')} rad (roll, pitch, yaw)"
 
 
 def _arm_figure(robot: DHRobot, title: str | None):
@@ -47,7 +41,7 @@ def arm_view(robot: DHRobot, q, title: str | None = None) -> View:
     fig, art = figure_once(_arm_figure, robot, title)
     update_arm(art, q)
     T = dh_end_effector(robot, q)
-    return View(fig, f"{robot.name} ({robot.convention} DH), q = {_vec(q, 3)} rad\n" + _pose_text(T))
+    return View(fig, f"{robot.name} ({robot.convention} DH), q = {fmt(q, 3, sign=True, brackets='[]')} rad\n" + _pose_text(T))
 
 
 @slider_labels(q1="q₁ [rad]", q2="q₂ [rad]", q3="q₃ [rad]", q4="q₄ [rad]", q5="q₅ [rad]", q6="q₆ [rad]")
@@ -76,8 +70,8 @@ def frames_comparison_view(robot: DHRobot, q) -> View:
     gaps = np.linalg.norm(F_s[:, :3, 3] - F_m[:, :3, 3], axis=1)
     angles = [np.linalg.norm(so3_log(Rs.T @ Rm)) for Rs, Rm in zip(F_s[:, :3, :3], F_m[:, :3, :3])]
     ee = np.abs(dh_end_effector(robot, q) - dh_end_effector(modified, q)).max()
-    text = (f"frames {{0}}..{{{robot.n}}}: origin distance {_vec(gaps, 4)} m\n"
-            f"frames {{0}}..{{{robot.n}}}: rotation angle   {_vec(angles, 4)} rad\n"
+    text = (f"frames {{0}}..{{{robot.n}}}: origin distance {fmt(gaps, 4, sign=True, brackets='[]')} m\n"
+            f"frames {{0}}..{{{robot.n}}}: rotation angle   {fmt(angles, 4, sign=True, brackets='[]')} rad\n"
             f"max |T_E(standard) - T_E(modified)| < 1e-12: {bool(ee < 1e-12)}")
     return View(fig, text)
 
