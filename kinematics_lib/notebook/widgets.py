@@ -21,32 +21,22 @@ and a unit, ``"q₂ [rad]"`` -- declared once on the view function with :func:`s
 the decimals of the slider step (0 reads 0.00, never 8.88e-16) and the view receives the value
 rounded the same way.
 
-Speed (issue 13: 60 ms per slider move for view + draw + PNG, ``benchmarks/bench_views.py``):
+Speed (60 ms per slider move for view + draw + PNG, ``benchmarks/bench_views.py``), with
+matplotlib's public API only (issue 21; ``tests/test_views_public_api.py``):
 
-* **One figure per widget.** ``InteractiveView`` owns a :class:`FigureSlot`; while its view
-  function runs, :func:`~kinematics_lib.notebook.plotting.new_figure` returns the figure of
-  the previous call with its axes emptied (axes, Axis objects and ticks kept; artists, legends,
-  titles and labels gone; autoscaling, margins and the colour cycle reset). A view written for
-  a fresh figure works unchanged if it sets every axes property it needs at every call (never
-  only under a condition); one that adds axes itself (``twinx``, a colour bar) gets fresh
-  figures. For more speed a view can keep its artists in ``current_slot().state`` and update
-  them (``set_data``, ``set_offsets``, ``set_text``) -- called on its own (tests, static cells)
-  there is no slot and it builds a fresh figure. ``tests/test_sliders.py`` checks, for every
-  slider view of every chapter, that the widget's figure after slider moves has the pixels of
-  a fresh figure at the same values.
-* **No layout engine on the hot path.** Constrained layout runs once, on the first figure;
-  later figures keep (or, when fresh, copy) its axes positions. Leave room for the longest
-  title or label a slider can produce (e.g. always two title lines), since the layout is frozen.
-* **Frame cached, data redrawn** (:class:`_Blitter`): when the axes' positions, limits, scales,
-  tick labels and axis labels (3-D: the projection) did not change, the cached pixels of that
-  frame are restored and only the data artists, titles and legends are drawn. Fixed or
-  :func:`~kinematics_lib.notebook.plotting.steady_limits` axis limits keep the frame steady
-  (``current_slot() is not None`` tells a drawing helper that it runs in a widget, e.g.
-  ``draw_arm`` rounds its 3-D cube only there). Legends (except ``loc="best"``) are drawn from
-  pixels cached on their content; titles are placed without measuring the tick labels.
-* **Cheap artists** in the helpers of ``plotting``: ``arrow`` (one patch, not an annotation),
-  ``draw_frames`` (three lines for any number of frames), collections instead of one patch or
-  line per item.
+* **Build once, update data.** A slider view gets its figure and artists from
+  :func:`figure_once`: the widget's :class:`FigureSlot` runs the view's build function at the
+  first call only; the view then updates data (``set_data``, ``set_offsets``, ``set_text``, ...).
+  Called outside a widget (tests, static cells) it builds every time. docs/authoring.md has the
+  pattern with an example.
+* **Blitting** (:class:`Blitter`): artists that change with the sliders are ``animated=True``;
+  ``canvas.draw()`` draws the rest (the *frame*: axes, ticks, labels, fixed lines) which is kept
+  with ``copy_from_bbox``; at each move ``restore_region`` puts it back and ``draw_artist`` draws
+  the animated artists. A frame whose :func:`frame_signature` (size, positions, limits, ticks,
+  labels, titles, 3-D view) changed is drawn again. The static PNG (:func:`figure_png`) is drawn
+  by the same code, so the live and the stored figure agree pixel for pixel.
+* **Layout once.** Constrained layout runs at the first draw, then the layout is frozen
+  (``set_layout_engine("none")``): leave room for the longest title a slider can produce.
 * **The PNG** is encoded from the Agg buffer at compress level 1 while live.
 """
 
