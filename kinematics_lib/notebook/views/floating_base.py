@@ -17,8 +17,8 @@ from ...dynamics.floating_base import (quaternion_integration_error, rpy_velocit
                                        satellite_joint_loop, zero_momentum_base_path)
 from ...dynamics.frames import forward_kinematics
 from ...dynamics.model import neutral_configuration
-from ..plotting import magnitude_image, new_figure, steady_limits
-from ..widgets import View, fmt, slider_labels
+from ..plotting import arrow, magnitude_image, new_figure, steady_limits
+from ..widgets import View, animate, figure_once, fmt, slider_labels
 
 __all__ = ["FOOT_HALF_LENGTH", "MASS", "balance_view", "euler_singularity_view", "satellite_view",
            "mass_matrix_blocks_figure", "quaternion_drift_figure"]
@@ -26,6 +26,25 @@ __all__ = ["FOOT_HALF_LENGTH", "MASS", "balance_view", "euler_singularity_view",
 FOOT_HALF_LENGTH = 0.1  # m: the foot reaches from -0.1 m (heel) to +0.1 m (toe) along x
 MASS = 60.0             # kg: the chapter's walker
 G = 9.81
+
+
+def _balance_figure():
+    fig, ax = new_figure(size=(7.5, 3.8))
+    h = FOOT_HALF_LENGTH
+    ax.add_patch(Rectangle((-h, -0.04), 2 * h, 0.04, fc="0.75", ec="k", lw=1, label="foot (support polygon)"))
+    ax.axhline(0.0, color="k", lw=0.8)
+    art = {"force_line": ax.plot([0, 0], [0, 1], color="tab:orange", lw=1.5, label="force line through the CoM")[0],
+           "force": arrow(ax, (0, 0), (0, 0.35), color="tab:red", lw=2),
+           "com": ax.plot(0.0, 0.9, "ko", ms=10, label="CoM")[0]}
+    ax.plot(0.0, 0.0, "k|", ms=14, mew=2, label="CoM projection")
+    art["cmp"], = ax.plot(0.0, 0.0, "s", color="tab:orange", ms=8, label="CMP")
+    art["zmp"], = ax.plot(0.0, 0.0, "^", color="tab:red", ms=10, label="ZMP (ground force acts here)")
+    ax.set(xlim=(-0.45, 0.45), ylim=(-0.1, 1.3), xlabel="x [m] (not to scale with z)", ylabel="z [m]")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    art["title"] = ax.set_title(" ", fontsize=9)
+    animate(*art.values())
+    return fig, art
 
 
 @slider_labels(z_com="CoM height z_c [m]", xdd="ẍ_c [m/s²]", zdd="z̈_c [m/s²]", dL_y="L̇_y [N·m]")
@@ -36,27 +55,18 @@ def balance_view(z_com: float = 0.9, xdd: float = 1.0, zdd: float = 0.0, dL_y: f
     x_zmp = float(zmp(p, a, MASS, np.array([0.0, dL_y, 0.0]), G)[0])
     x_cmp = float(cmp(p, a, G)[0])
     F = MASS * (a + np.array([0.0, 0.0, G]))
-    fig, ax = new_figure(size=(7.5, 3.8))
+    fig, art = figure_once(_balance_figure)
     h = FOOT_HALF_LENGTH
-    ax.add_patch(Rectangle((-h, -0.04), 2 * h, 0.04, fc="0.75", ec="k", lw=1, label="foot (support polygon)"))
-    ax.axhline(0.0, color="k", lw=0.8)
-    ax.plot([x_cmp, 0.0], [0.0, z_com], color="tab:orange", lw=1.5, label="force line through the CoM")
-    ax.annotate("", xy=(x_zmp + 0.35 * F[0] / F[2] * 1.0, 0.35), xytext=(x_zmp, 0.0),
-                arrowprops=dict(arrowstyle="->", color="tab:red", lw=2))
-    ax.plot(0.0, z_com, "ko", ms=10, label="CoM")
-    ax.plot(0.0, 0.0, "k|", ms=14, mew=2, label="CoM projection")
-    ax.plot(x_cmp, 0.0, "s", color="tab:orange", ms=8, label="CMP")
-    ax.plot(x_zmp, 0.0, "^", color="tab:red", ms=10, label="ZMP (ground force acts here)")
-    ax.set_xlim(-0.45, 0.45)
-    ax.set_ylim(-0.1, 1.3)
-    ax.set_xlabel("x [m] (not to scale with z)")
-    ax.set_ylabel("z [m]")
-    ax.grid(True, alpha=0.3)
-    ax.legend(loc="upper left", fontsize=8)
+    art["force_line"].set_data([x_cmp, 0.0], [0.0, z_com])
+    art["force"].set_positions((x_zmp, 0.0), (x_zmp + 0.35 * F[0] / F[2] * 1.0, 0.35))
+    art["com"].set_data([0.0], [z_com])
+    art["cmp"].set_data([x_cmp], [0.0])
+    art["zmp"].set_data([x_zmp], [0.0])
     inside = -h <= x_zmp <= h
     verdict = "inside the foot" if inside else ("behind the heel: the foot tips about its rear edge" if x_zmp < -h
                                                  else "beyond the toe: the foot tips about its front edge")
-    ax.set_title(f"x_ZMP = {fmt(x_zmp, 4, sign=True)} m, x_CMP = {fmt(x_cmp, 4, sign=True)} m  ({verdict.split(':')[0]})", fontsize=9)
+    art["title"].set_text(f"x_ZMP = {fmt(x_zmp, 4, sign=True)} m, x_CMP = {fmt(x_cmp, 4, sign=True)} m  "
+                          f"({verdict.split(':')[0]})")
     text = (f"x_ZMP = {fmt(x_zmp, 4, sign=True)} m, x_CMP = {fmt(x_cmp, 4, sign=True)} m, CoM projection 0.0000 m; "
             f"ZMP {verdict}; largest sustainable xdd (ZMP at the heel, dL = 0) = {G * h / z_com:.3f} m/s^2")
     return View(fig, text)
@@ -73,6 +83,17 @@ def _cond_curve(roll: float) -> tuple[np.ndarray, np.ndarray]:
     return pitch, _cond(pitch, roll)
 
 
+def _euler_figure():
+    fig, ax = new_figure(size=(6.5, 3.8))
+    curve, = ax.semilogy([0.0], [1.0], color="tab:blue", label="roll-pitch-yaw: cond S = cond W⁻¹", animated=True)
+    ax.axhline(1.0, color="tab:green", lw=2, label="unit quaternion: cond(Q) = 1 for every attitude")
+    point, = ax.plot([0.0], [1.0], "o", color="tab:red", ms=8, animated=True)
+    ax.set(xlabel="pitch θ [deg]", ylabel="condition number", xlim=(-98.9, 98.9), ylim=(0.5, 1e5))
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper center")
+    return fig, {"curve": curve, "point": point, "title": animate(ax.set_title(" ", fontsize=9))}
+
+
 @slider_labels(pitch_deg="pitch θ [deg]", roll_deg="roll φ [deg]")
 def euler_singularity_view(pitch_deg: float = 60.0, roll_deg: float = 20.0) -> View:
     """cond S for roll-pitch-yaw (S = W^-1, w_b = W rpy_dot) against pitch, and the quaternion's S."""
@@ -80,17 +101,11 @@ def euler_singularity_view(pitch_deg: float = 60.0, roll_deg: float = 20.0) -> V
     W = rpy_velocity_map([roll, pitch, 0.0])
     c = float(np.linalg.cond(W))
     pp, cc = _cond_curve(float(roll))
-    fig, ax = new_figure(size=(6.5, 3.8))
-    ax.semilogy(np.degrees(pp), cc, color="tab:blue", label="roll-pitch-yaw: cond S = cond W⁻¹")
-    ax.axhline(1.0, color="tab:green", lw=2, label="unit quaternion: cond(Q) = 1 for every attitude")
-    ax.plot([pitch_deg], [min(c, 1e16)], "o", color="tab:red", ms=8)
-    ax.set_xlabel("pitch θ [deg]")
-    ax.set_ylabel("condition number")
-    ax.set_ylim(0.5, 1e5)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper center")
+    fig, art = figure_once(_euler_figure)
+    art["curve"].set_data(np.degrees(pp), cc)
+    art["point"].set_data([pitch_deg], [min(c, 1e16)])
     cond_text = f"{c:.4g}" if c < 1e12 else "inf (singular)"
-    ax.set_title(f"pitch {pitch_deg:+.1f} deg: det W = cos θ = {fmt(np.cos(pitch), 4, sign=True)}, cond = {cond_text}", fontsize=9)
+    art["title"].set_text(f"pitch {pitch_deg:+.1f} deg: det W = cos θ = {fmt(np.cos(pitch), 4, sign=True)}, cond = {cond_text}")
     return View(fig, f"pitch = {pitch_deg:+.1f} deg, roll = {roll_deg:+.1f} deg: det W = {fmt(np.cos(pitch), 4, sign=True)}, "
                      f"cond S (Euler) = {cond_text}, cond S (quaternion block) = 1.0000")
 
