@@ -50,7 +50,7 @@ import math
 import os
 import re
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -202,10 +202,13 @@ def _snap(value, spec):
 
 @dataclass
 class View:
-    """A figure and the numbers it shows. Displays as the PNG; ``text`` is its text/plain form."""
+    """A figure and the numbers it shows. Displays as the PNG; ``text`` is its text/plain form.
+    ``numbers``: the key numbers of the text as the view computed them (name -> float, array or
+    dict), for tests and callers; the text is their formatted form."""
 
     figure: Figure
     text: str = ""
+    numbers: dict = field(default_factory=dict)
 
     def png(self) -> bytes:
         if not hasattr(self, "_png"):

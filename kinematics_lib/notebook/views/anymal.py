@@ -212,7 +212,7 @@ def stance_view(height: float = NOMINAL_HEIGHT, roll: float = 0.0, pitch: float 
             lines.append(f"{f}: f = ({fmt(F[0], 2)}, {fmt(F[1], 2)}, {fmt(F[2], 2)}) N")
         total = np.abs(forces.sum(axis=0) + model.total_mass * model.gravity).max()
         lines.append(f"|sum f + m g| < 1e-9 N: {bool(total < 1e-9)}, max |tau| = {np.abs(tau).max():.2f} N m")
-    return View(fig, "\n".join(lines))
+    return View(fig, "\n".join(lines), {"feet": feet, "forces": forces, "com": p_G})
 
 
 def mass_matrix_figure(model: Model, q) -> View:

@@ -103,9 +103,10 @@ def pid_windup_view(ki: float = 200.0, i_limit: float = 2.0, tau_max: float = 20
     show_curves(art, [(run.t, run.q[:, 0]) for run in runs.values()],
           f"windup: kp = 100, ki = {ki:g}, kd = 20, |τ| ≤ {tau_max:g} N·m", list(runs))
     art["ax"].set_ylim(steady_limits(np.concatenate([[0.0, 1.2]] + [run.q[:, 0] for run in runs.values()])))
-    text = "\n".join(f"{label}: overshoot {fmt(100 * max(run.q[:, 0].max() - 1.0, 0.0), 1)} %, "
+    overshoot = {label: 100 * max(run.q[:, 0].max() - 1.0, 0.0) for label, run in runs.items()}
+    text = "\n".join(f"{label}: overshoot {fmt(overshoot[label], 1)} %, "
                      f"|e| at 3 s = {fmt(abs(1.0 - run.q[-1, 0]), 4)} rad" for label, run in runs.items())
-    return View(fig, text)
+    return View(fig, text, {"overshoot_percent": list(overshoot.values())})
 
 
 def pid_arm_view(kp: float = 200.0, kd: float = 20.0, payload: float = 0.0, gravity_ff: bool = True) -> View:
@@ -118,7 +119,7 @@ def pid_arm_view(kp: float = 200.0, kd: float = 20.0, payload: float = 0.0, grav
         dict(color="tab:orange", lw=1.0, ls="--", label="stretched: joint 2")),
         0.3, dict(ncol=2, loc="lower right"),  # the legend below the settled steps
         xlabel="t [s]", ylabel="q − q₀ [rad]", xlim=(0.0, 1.5), ylim=(-0.4, 0.6))
-    lines, curves = [], []
+    lines, curves, numbers = [], [], {"sag": {}, "M11": {}}
     for (name, q0), color in zip((("folded", (0.5, 2.2)), ("stretched", (0.5, 0.3))), ("tab:blue", "tab:orange")):
         q0 = np.array(q0)
         q_d = q0 + 0.3
@@ -132,11 +133,12 @@ def pid_arm_view(kp: float = 200.0, kd: float = 20.0, payload: float = 0.0, grav
         for _ in range(50 if not gravity_ff else 0):  # equilibrium of PD alone: kp e = g(q_d - e)
             sag = arm.gravity(q_d - sag) / kp
         err = q_d - run.q[-1]
+        numbers["sag"][name], numbers["M11"][name] = sag, M11
         lines.append(f"{name}: M11(q_d) = {fmt(M11, 3)} kg·m², zeta_1 = kd/(2 sqrt(kp M11)) = {fmt(zeta, 3)}, "
                      f"e(1.5 s) = ({fmt(err[0], 3)}, {fmt(err[1], 3)}), static sag = ({fmt(sag[0], 4)}, "
                      f"{fmt(sag[1], 4)}) rad" if run.status == "ok" else f"{name}: diverged")
     show_curves(art, curves, f"fixed gains kp = {kp:g}, kd = {kd:g}, payload {payload:g} kg, g-FF {'on' if gravity_ff else 'off'}")
-    return View(fig, "\n".join(lines))
+    return View(fig, "\n".join(lines), numbers)
 
 
 def computed_torque_view(omega_n: float = 20.0, zeta: float = 1.0, mass_scale: float = 1.0) -> View:
@@ -160,16 +162,17 @@ def computed_torque_view(omega_n: float = 20.0, zeta: float = 1.0, mass_scale: f
         dict(color="tab:red", lw=1.0, ls="--", label="PD + g(q), kp = Kp M_ii(q0): joint 2")),
         0.0, dict(ncol=2, loc="upper right"),  # the legend above the errors after the transient
         xlabel="t [s]", ylabel="e = q_d − q [deg]", xlim=(0.0, 2.0))
-    curves = []
+    curves, numbers = [], {"Kp": Kp, "Kd": Kd, "max_error_deg": {}}
     lines = [f"Kp = omega_n^2 = {fmt(Kp, 1)} 1/s², Kd = 2 zeta omega_n = {fmt(Kd, 2)} 1/s, model masses × {mass_scale:.2f}"]
     for run, name, color in ((ct, "computed torque", "tab:blue"), (pd, "PD + g(q), kp = Kp M_ii(q0)", "tab:red")):
         e = offset + amplitude * np.sin(np.outer(run.t, omega)) - run.q  # q_d(t) - q, all samples at once
         curves += [(run.t, np.degrees(e[:, 0])), (run.t, np.degrees(e[:, 1]))]
         late = run.t >= 1.0
-        lines.append(f"{name}: max |e| after 1 s = {fmt(np.degrees(np.abs(e[late]).max()), 3)} deg")
+        numbers["max_error_deg"][name] = float(np.degrees(np.abs(e[late]).max()))
+        lines.append(f"{name}: max |e| after 1 s = {fmt(numbers['max_error_deg'][name], 3)} deg")
     show_curves(art, curves, f"tracking error, ω_n = {omega_n:g} rad/s, ζ = {zeta:g}")
     art["ax"].set_ylim(steady_limits(np.concatenate([[0.0]] + [y for _, y in curves]), symmetric=True))
-    return View(fig, "\n".join(lines))
+    return View(fig, "\n".join(lines), numbers)
 
 
 def _task_inertia_figure():
@@ -200,10 +203,11 @@ def task_inertia_view(q1: float = 30.0, q2: float = 60.0) -> View:
     scale = 0.6 / np.sqrt(ev.max())
     art["ellipse"].set_visible(True)
     art["ellipse"].set_data(*ellipse_points(tip, scale ** 2 * Lam))
+    numbers = {"Lambda": Lam, "masses": ev}
     text = (f"q = ({q1:.3f}, {q2:.3f}) rad, tip = ({fmt(tip[0], 3)}, {fmt(tip[1], 3)}) m\n"
             f"Lambda = [[{fmt(Lam[0, 0], 4)}, {fmt(Lam[0, 1], 4)}], [{fmt(Lam[1, 0], 4)}, {fmt(Lam[1, 1], 4)}]] kg\n"
             f"extreme masses {fmt(ev[0], 3)} and {fmt(ev[1], 3)} kg")
-    return View(fig, text)
+    return View(fig, text, numbers)
 
 
 WALL = dict(position=1.5, damping=10.0)
@@ -250,7 +254,9 @@ def wall_contact_view(wall_stiffness: float = 1e4, delay_ms: int = 0, controller
     late = -run.force[run.t >= run.t[-1] - 0.2, 0]
     span = "" if run.status != "ok" else f"; contact force over the last 0.2 s: {fmt(late.min(), 1)} .. {fmt(late.max(), 1)} N"
     text = f"{controller}: {verdict}{span}"
+    numbers = {"settled": verdict == "settled", "late_force": (float(late.min()), float(late.max()))}
     if controller == "impedance":
         k = K * wall_stiffness / (K + wall_stiffness)
+        numbers["series_spring_force"] = 0.1 * k
         text += f"\nseries-spring prediction K k_w/(K + k_w) · 0.1 m = {fmt(0.1 * k, 1)} N"
-    return View(fig, text)
+    return View(fig, text, numbers)

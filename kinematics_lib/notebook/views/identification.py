@@ -81,7 +81,7 @@ def presliding_view(amplitude: float = 0.05, sigma0: float = 1e4, sigma1: float 
     text = (f"A = {amplitude:.3f} mrad, sigma0 = {sigma0:.0f} N·m/rad, f_s / sigma0 = {1e3 * 1.5 / sigma0:.3f} mrad\n"
             f"peak |tau_f| = {np.abs(ts).max():.3f} N·m, loop width at x = 0: {width:.3f} N·m, "
             f"fitted slope tau_f / x = {slope:.0f} N·m/rad")
-    return View(fig, text)
+    return View(fig, text, {"slope": slope, "peak": float(np.abs(ts).max()), "loop_width": width})
 
 
 def _condition(model: Model, base: BaseParameters, traj: FourierTrajectory, n: int = 200) -> tuple:
@@ -116,7 +116,7 @@ def excitation_view(model: Model, base: BaseParameters, lower, upper, qd_max, n_
     bx.grid(True, which="both", alpha=0.3)
     text = (f"K = {n_harmonics}, f0 = {f0:.2f} Hz: period {traj.period:.1f} s, highest frequency "
             f"{n_harmonics * f0:.2f} Hz; cond(W) = {cond:.1f}")
-    return View(fig, text)
+    return View(fig, text, {"cond": cond, "period": traj.period})
 
 
 _VALIDATION: list = []  # [(arguments, (theta, W_val))]: what no slider of the view changes
@@ -167,7 +167,7 @@ def noisy_identification_view(model: Model, base: BaseParameters, trajectory: Fo
             f"|error| / sigma max {np.abs(z).max():.1f}, mean square {np.mean(z**2):.1f}\n"
             f"cond(W) = {fit.cond:.1f}; validation RMS / peak per joint: "
             + ", ".join(f"{100 * r:.2f} %" for r in val.relative))
-    return View(fig, text)
+    return View(fig, text, {"z": z, "relative_validation_error": np.asarray(val.relative), "cond": fit.cond})
 
 
 def _compensation_figure():
@@ -211,10 +211,12 @@ def friction_compensation_view(f_c: float = 1.0, f_s: float = 1.5, model_scale: 
     steady = r.t >= 0.5
     lines = [f"f_c = {f_c:.2f} N·m, f_s = {f_s:.2f} N·m, model scale {model_scale:.2f}, compensation "
              f"{'on' if compensate else 'off'}"]
+    rms = {}
     for label, run in runs.items():
         e = run.error[steady]
-        lines.append(f"{label}: RMS error {1e3 * np.sqrt(np.mean(e**2)):.3f} mrad, max {1e3 * np.abs(e).max():.3f} mrad")
-    return View(fig, "\n".join(lines))
+        rms[label] = 1e3 * np.sqrt(np.mean(e**2))
+        lines.append(f"{label}: RMS error {rms[label]:.3f} mrad, max {1e3 * np.abs(e).max():.3f} mrad")
+    return View(fig, "\n".join(lines), {"rms_error_mrad": rms})
 
 
 @slider_labels(ratio="gear ratio n [-]", J_motor="J_m [10⁻⁴ kg·m²]", kp="k_p [N·m/rad]",
@@ -247,7 +249,8 @@ def armature_view(model: Model, ratio: float = 19.0, J_motor: float = 1.0, kp: f
            ylim=steady_limits(np.concatenate([[0.0, 1.0]] + [line.get_ydata() for line in bx.get_lines()])))
     bx.grid(True, alpha=0.3)
     bx.legend(fontsize=8)
-    return View(fig, "\n".join(lines))
+    return View(fig, "\n".join(lines), {"armature": arm, "M_jj": M_jj,
+                                        "ratio": (M_jj.max() + arm) / (M_jj.min() + arm)})
 
 
 def _step_response(t: np.ndarray, wn: float, zeta: float) -> np.ndarray:
