@@ -200,7 +200,7 @@ def _pixels(fig):
 
 #: slider views not yet on the build-once pattern (they build a new figure at every move)
 NOT_YET_BUILT_ONCE = {
-    '02:gimbal_view', '03:manipulability_ellipse_view', '03:two_link_ik_view', 
+    
     '05:arm_forces_view', '06:satellite_view',
     '07:conditioning_view', '07:force_distribution_view',
     '09:mecanum_view',

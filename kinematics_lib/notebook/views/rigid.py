@@ -16,7 +16,7 @@ from ...arms.gimbal import aim_error, gimbal_yaw_pitch
 from ..plotting import draw_arm, new_figure, update_arm
 from ...arms.robots import PUMA_SHOULDER_HEIGHT, puma560  # noqa: F401  (re-exported for the chapter)
 from ...geometry.rotations import matrix_to_rpy, so3_log
-from ..widgets import View, figure_once, fmt, slider_labels
+from ..widgets import View, animate, figure_once, fmt, slider_labels
 
 __all__ = ["puma560", "arm_view", "puma560_view", "frames_comparison_view", "gimbal_view"]
 
@@ -76,6 +76,28 @@ def frames_comparison_view(robot: DHRobot, q) -> View:
     return View(fig, text)
 
 
+def _gimbal_figure():
+    fig, (top, side) = new_figure(1, 2, size=(9.0, 4.2))
+    for ax in (top, side):
+        ax.set_aspect("equal")
+        ax.grid(True, alpha=0.3)
+        ax.plot(0, 0, "ks")
+    art = {"axes": (top, side), "target_top": top.plot([0], [0], "r*", ms=14, label="target")[0],
+           "yaw": [top.plot([0, 0], [0, 1], style, color=f"C{k}", lw=2.5, label=f"yaw = {name}")[0]
+                   for k, (style, name) in enumerate((("-", "atan2(x, z)"), ("--", "atan(x / z)")))]}
+    top.set_xlabel("x (right) [m]")
+    top.set_ylabel("z (forward) [m]")
+    top.set_title("top view", fontsize=10)
+    top.legend(fontsize=8, loc="lower left")
+    art["target_side"], = side.plot([0], [0], "r*", ms=14)
+    art["pitch"], = side.plot([0, 1], [0, 0], "-", lw=2.5, color="tab:blue")
+    side.set_xlabel("horizontal distance sqrt(x^2 + z^2) [m]")
+    side.set_ylabel("height above the gimbal, -y [m]")
+    art["title"] = side.set_title(" ", fontsize=10)
+    animate(art["target_top"], *art["yaw"], art["target_side"], art["pitch"], art["title"])
+    return fig, art
+
+
 @slider_labels(x="target x (right) [m]", y="target y (down) [m]", z="target z (forward) [m]")
 def gimbal_view(x: float = 1.0, y: float = -0.3, z: float = 2.0) -> View:
     """Gimbal aiming at target (x, y, z) in the camera frame (z forward, x right, y down), m.
@@ -86,28 +108,17 @@ def gimbal_view(x: float = 1.0, y: float = -0.3, z: float = 2.0) -> View:
     p = check.vector([x, y, z], 3, "target (x, y, z)")
     yaw, pitch = gimbal_yaw_pitch(p)
     yaw_atan = math.atan(x / z) if z != 0.0 else math.copysign(math.pi / 2, x)
-    fig, (top, side) = new_figure(1, 2, size=(9.0, 4.2))
+    fig, art = figure_once(_gimbal_figure)
     r = float(np.linalg.norm(p))
     lim = 1.1 * 0.5 * math.ceil(r / 0.5)  # axes in 0.5 m steps: they stay put while a slider moves
-    for ax in (top, side):
-        ax.set_xlim(-lim, lim)
-        ax.set_ylim(-lim, lim)
-        ax.set_aspect("equal")
-        ax.grid(True, alpha=0.3)
-        ax.plot(0, 0, "ks")
-    top.plot(x, z, "r*", ms=14, label="target")
-    for ang, style, name in ((yaw, "-", "atan2(x, z)"), (yaw_atan, "--", "atan(x / z)")):
-        top.plot([0, r * math.sin(ang)], [0, r * math.cos(ang)], style, lw=2.5, label=f"yaw = {name}")
-    top.set_xlabel("x (right) [m]")
-    top.set_ylabel("z (forward) [m]")
-    top.set_title("top view", fontsize=10)
-    top.legend(fontsize=8, loc="lower left")
-    h = math.hypot(x, z)
-    side.plot(h, -y, "r*", ms=14)
-    side.plot([0, r * math.cos(pitch)], [0, r * math.sin(pitch)], "-", lw=2.5, color="tab:blue")
-    side.set_xlabel("horizontal distance sqrt(x^2 + z^2) [m]")
-    side.set_ylabel("height above the gimbal, -y [m]")
-    side.set_title(f"side view: pitch = {math.degrees(pitch):+.1f} deg", fontsize=10)
+    for ax in art["axes"]:
+        ax.set(xlim=(-lim, lim), ylim=(-lim, lim))
+    art["target_top"].set_data([x], [z])
+    for line, ang in zip(art["yaw"], (yaw, yaw_atan)):
+        line.set_data([0, r * math.sin(ang)], [0, r * math.cos(ang)])
+    art["target_side"].set_data([math.hypot(x, z)], [-y])
+    art["pitch"].set_data([0, r * math.cos(pitch)], [0, r * math.sin(pitch)])
+    art["title"].set_text(f"side view: pitch = {math.degrees(pitch):+.1f} deg")
     text = (f"yaw = atan2(x, z) = {math.degrees(yaw):+.2f} deg, pitch = {math.degrees(pitch):+.2f} deg "
             f"(aim error {math.degrees(aim_error(p, yaw, pitch)):.2f} deg)\n"
             f"yaw = atan(x / z) = {math.degrees(yaw_atan):+.2f} deg "
