@@ -201,7 +201,7 @@ def _pixels(fig):
 #: slider views not yet on the build-once pattern (they build a new figure at every move)
 NOT_YET_BUILT_ONCE = {
     
-    '06:satellite_view',
+    
     '07:conditioning_view', '07:force_distribution_view',
     '09:mecanum_view',
     '09:odometry_drift_view', '09:sign_error_view', '09:yaw_compensation_view', 

@@ -128,6 +128,32 @@ def _satellite_path(mass_ratio: float, amplitude: float, n: int = 21):
     return model, t, zero_momentum_base_path(model, neutral_configuration(model), qj, qdj, t[1] - t[0])
 
 
+def _satellite_figure(n_ghosts: int):
+    """Left: earlier poses (faded), the pose at t, the base's heading; right: yaw and joints over the loop."""
+    fig, (ax, bx) = new_figure(1, 2, size=(10.0, 4.2))
+    square = np.zeros((4, 2))
+    art = {"bx": bx, "ghosts": [(ax.add_patch(Polygon(square, closed=True, fc="tab:blue", ec="k")),
+                                 ax.plot([], [], "-o", color="0.4", lw=2, ms=3)[0]) for _ in range(n_ghosts)]}
+    art["base"] = ax.add_patch(Polygon(square, closed=True, fc="tab:blue", ec="k", alpha=0.4))
+    art["arm"], = ax.plot([], [], "-o", color="k", lw=3, ms=4)
+    ax.plot(*np.array([[0.0, 0.0], [0.7, 0.0]]).T, color="tab:red", lw=0.8, ls="--")
+    art["heading"] = arrow(ax, (0, 0), (0.7, 0), color="tab:red", lw=1.0)
+    ax.set(xlim=(-1.0, 2.6), ylim=(-1.4, 1.8), aspect="equal", xlabel="x_W [m]", ylabel="y_W [m]")
+    ax.grid(True, alpha=0.3)
+    art["title"] = ax.set_title(" ", fontsize=9)
+    art["curves"] = [bx.plot([], [], color="tab:blue", label="base yaw ψ_b")[0],
+                     bx.plot([], [], color="0.5", lw=1, label="joint q₁")[0],
+                     bx.plot([], [], color="0.5", lw=1, ls="--", label="joint q₂")[0]]
+    art["now"], = bx.plot([0.0], [0.0], "o", color="tab:red")
+    bx.set(xlabel="t [s]", ylabel="angle [deg]", xlim=(-0.2, 4.2))
+    bx.grid(True, alpha=0.3)
+    bx.legend(fontsize=8, loc="upper right")
+    art["bx_title"] = bx.set_title(" ", fontsize=9)
+    animate(*[a for pair in art["ghosts"] for a in pair], art["base"], art["arm"], art["heading"], art["title"],
+            *art["curves"], art["now"], art["bx_title"])
+    return fig, art
+
+
 @slider_labels(mass_ratio="arm / base mass [-]", amplitude="joint amplitude [rad]", t="time t [s]")
 def satellite_view(mass_ratio: float = 0.3, amplitude: float = 0.8, t: float = 4.0) -> View:
     """Top view of the free-floating satellite while its arm runs one joint loop (4 s, from rest
@@ -135,36 +161,30 @@ def satellite_view(mass_ratio: float = 0.3, amplitude: float = 0.8, t: float = 4
     model, ts, path = _satellite_path(round(float(mass_ratio), 4), round(float(amplitude), 4))
     k = int(np.clip(np.searchsorted(ts, t - 1e-9), 0, ts.shape[0] - 1))
     yaw = 2.0 * np.arctan2(path[:, 5], path[:, 6])
-    fig, (ax, bx) = new_figure(1, 2, size=(10.0, 4.2))
-    for j in range(0, k + 1, 4):
-        base, arm = _satellite_points(model, path[j])
-        alpha = 0.15 + 0.5 * j / max(k, 1)
-        ax.add_patch(Polygon(base, closed=True, fc="tab:blue", ec="k", alpha=0.3 * alpha))
-        ax.plot(*arm.T, "-o", color="0.4", lw=2, ms=3, alpha=alpha)
+    fig, art = figure_once(_satellite_figure, len(range(0, ts.shape[0], 4)))
+    ghosts = range(0, k + 1, 4)
+    for n, (patch, line) in enumerate(art["ghosts"]):
+        patch.set_visible(n < len(ghosts))
+        line.set_visible(n < len(ghosts))
+        if n < len(ghosts):
+            j = ghosts[n]
+            base, arm = _satellite_points(model, path[j])
+            alpha = 0.15 + 0.5 * j / max(k, 1)
+            patch.set_xy(base)
+            patch.set_alpha(0.3 * alpha)
+            line.set_data(*arm.T)
+            line.set_alpha(alpha)
     base, arm = _satellite_points(model, path[k])
-    ax.add_patch(Polygon(base, closed=True, fc="tab:blue", ec="k", alpha=0.4))
-    ax.plot(*arm.T, "-o", color="k", lw=3, ms=4)
-    ax.plot(*np.array([[0.0, 0.0], [0.7, 0.0]]).T, color="tab:red", lw=0.8, ls="--")
+    art["base"].set_xy(base)
+    art["arm"].set_data(*arm.T)
     heading = base[1] - base[0]
-    ax.annotate("", xy=path[k, :2] + 0.7 * heading / np.linalg.norm(heading), xytext=path[k, :2],
-                arrowprops=dict(arrowstyle="->", color="tab:red"))
-    ax.set_xlim(-1.0, 2.6)
-    ax.set_ylim(-1.4, 1.8)
-    ax.set_aspect("equal")
-    ax.grid(True, alpha=0.3)
-    ax.set_xlabel("x_W [m]")
-    ax.set_ylabel("y_W [m]")
-    ax.set_title(f"t = {ts[k]:.1f} s, arm/base mass ratio {mass_ratio:.2f}", fontsize=9)
-    bx.plot(ts, np.degrees(yaw), color="tab:blue", label="base yaw ψ_b")
-    bx.plot(ts[:k + 1], np.degrees(path[:k + 1, 7]), color="0.5", lw=1, label="joint q₁")
-    bx.plot(ts[:k + 1], np.degrees(path[:k + 1, 8]), color="0.5", lw=1, ls="--", label="joint q₂")
-    bx.plot(ts[k], np.degrees(yaw[k]), "o", color="tab:red")
-    bx.set_xlabel("t [s]")
-    bx.set_ylabel("angle [deg]")
-    bx.set_ylim(steady_limits(np.degrees(np.concatenate([yaw, path[:, 7], path[:, 8]]))))  # the whole loop
-    bx.grid(True, alpha=0.3)
-    bx.legend(fontsize=8, loc="upper right")
-    bx.set_title(f"after the loop: joints back at 0, base turned by {fmt(np.degrees(yaw[-1]), 2, sign=True)} deg", fontsize=9)
+    art["heading"].set_positions(tuple(path[k, :2]), tuple(path[k, :2] + 0.7 * heading / np.linalg.norm(heading)))
+    art["title"].set_text(f"t = {ts[k]:.1f} s, arm/base mass ratio {mass_ratio:.2f}")
+    for line, y in zip(art["curves"], (np.degrees(yaw), np.degrees(path[:k + 1, 7]), np.degrees(path[:k + 1, 8]))):
+        line.set_data(ts[:y.shape[0]], y)
+    art["now"].set_data([ts[k]], [np.degrees(yaw[k])])
+    art["bx"].set_ylim(steady_limits(np.degrees(np.concatenate([yaw, path[:, 7], path[:, 8]]))))  # the whole loop
+    art["bx_title"].set_text(f"after the loop: joints back at 0, base turned by {fmt(np.degrees(yaw[-1]), 2, sign=True)} deg")
     return View(fig, f"t = {ts[k]:.1f} s: base yaw = {fmt(np.degrees(yaw[k]), 3, sign=True)} deg, q_j = "
                      f"({fmt(np.degrees(path[k, 7]), 1, sign=True)}, {fmt(np.degrees(path[k, 8]), 1, sign=True)}, 0.0) deg; "
                      f"after the full loop the base has turned {fmt(np.degrees(yaw[-1]), 3, sign=True)} deg")
