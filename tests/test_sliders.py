@@ -202,7 +202,7 @@ def _pixels(fig):
 NOT_YET_BUILT_ONCE = {
     
     
-    '07:conditioning_view', '07:force_distribution_view',
+    
     '09:mecanum_view',
     '09:odometry_drift_view', '09:sign_error_view', '09:yaw_compensation_view', 
     

@@ -113,6 +113,10 @@ def baumgarte_view(alpha: float = 5.0, beta: float = 5.0) -> View:
 # ---------------------------------------------------------------- conditioning of redundant contacts
 
 
+#: the four contacts (corners) of the standing body, named like ANYmal's feet (left/right, front/hind)
+CORNERS = ("LF", "RF", "LH", "RH")
+
+
 def _box_contacts(com_x: float):
     """A 3-D box (mass 30 kg) on its four corners, normal constraints only: M (6, 6), h, J (4, 6)."""
     m, I = STANDING_MASS, np.diag([0.6, 1.2, 1.5])
@@ -121,6 +125,20 @@ def _box_contacts(com_x: float):
     r = STANDING_POINTS - [com_x, 0.0, COM_HEIGHT]           # from the CoM to each corner
     J = np.array([np.concatenate([[0.0, 0.0, 1.0], np.cross(ri, [0.0, 0.0, 1.0])]) for ri in r])
     return M, h, J
+
+
+def _conditioning_figure():
+    fig, (ax, bx) = new_figure(1, 2, size=(8.0, 3.2))
+    art = {"bx": bx, "bars": ax.bar(CORNERS, [0.0] * 4, color="tab:blue")}
+    ax.axhline(STANDING_MASS * G / 4, color="0.5", ls="--", lw=0.8)
+    ax.set_ylabel("normal force λ_i [N]")
+    ax.set_ylim(0, STANDING_MASS * G * 0.6)
+    art["title"] = ax.set_title(" ", fontsize=9)
+    art["spread"], = bx.semilogy([-12.0, 0.0], [1e-17, 1.0], "o-", ms=3)
+    art["now"] = bx.axvline(0.0, color="tab:red", lw=0.8)
+    bx.set(xlabel="log10 ε", ylabel="max |J a| [m/s²] (penetration)", xlim=(-12.6, 0.6))
+    animate(*art["bars"], art["title"], art["spread"], art["now"])
+    return fig, art
 
 
 def conditioning_view(log10_damping: float = -6.0, com_x: float = 0.1) -> View:
@@ -132,18 +150,16 @@ def conditioning_view(log10_damping: float = -6.0, com_x: float = 0.1) -> View:
     eig = np.linalg.eigvalsh(A)
     eps = 10.0 ** log10_damping
     a, lam = regularized_kkt_dynamics(M, h, J, np.zeros(4), np.zeros(6), damping=eps)
-    fig, (ax, bx) = new_figure(1, 2, size=(8.0, 3.2))
-    ax.bar(["FL", "FR", "HL", "HR"], lam, color="tab:blue")
-    ax.axhline(STANDING_MASS * G / 4, color="0.5", ls="--", lw=0.8)
-    ax.set_ylabel("normal force λ_i [N]")
-    ax.set_ylim(0, STANDING_MASS * G * 0.6)
-    ax.set_title(f"damping ε = 1e{log10_damping:+.0f}", fontsize=9)
+    fig, art = figure_once(_conditioning_figure)
+    for bar, v in zip(art["bars"], lam):
+        bar.set_height(v)
+    art["title"].set_text(f"damping ε = 1e{log10_damping:+.0f}")
     grid = np.arange(-12.0, 1.0)
-    spread = [np.abs(J @ regularized_kkt_dynamics(M, h, J, np.zeros(4), np.zeros(6), 10.0 ** g)[0]).max() for g in grid]
-    bx.semilogy(grid, np.maximum(spread, 1e-17), "o-", ms=3)
-    bx.axvline(log10_damping, color="tab:red", lw=0.8)
-    bx.set_xlabel("log10 ε")
-    bx.set_ylabel("max |J a| [m/s²] (penetration)")
+    spread = np.maximum([np.abs(J @ regularized_kkt_dynamics(M, h, J, np.zeros(4), np.zeros(6), 10.0 ** g)[0]).max()
+                         for g in grid], 1e-17)
+    art["spread"].set_data(grid, spread)
+    art["now"].set_xdata([log10_damping, log10_damping])
+    art["bx"].set_ylim(10.0 ** (np.floor(np.log10(spread.min())) - 0.5), 10.0 ** (np.ceil(np.log10(spread.max())) + 0.5))
     cond = eig[-1] / eig[0] if eig[0] > 1e-15 * eig[-1] else np.inf
     text = (f"eigenvalues of J M^-1 J^T: {np.array2string(eig, precision=4, suppress_small=True)} → cond = "
             f"{'inf (singular)' if not np.isfinite(cond) else f'{cond:.3e}'}\n"
@@ -262,31 +278,47 @@ def _all_distributions(points, wrench, mu):
     return out
 
 
+def _distribution_figure(points):
+    points = np.array(points)
+    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
+    ax.add_patch(Polygon(points[[0, 2, 3, 1], :2], closed=True, fc="0.9", ec="0.5"))
+    art = {"com": ax.plot([0.0], [0.0], "o", color="tab:blue", ms=8, label="CoM")[0],
+           "discs": [ax.add_patch(Circle(p[:2], 0.06, fc="tab:orange", alpha=0.5)) for p in points],
+           "arrows": [arrow(ax, p[:2], p[:2], color="k", lw=1.0) for p in points]}
+    planar_axes(ax, 0.6, xlabel="x [m]", ylabel="y [m]")
+    ax.set_title("support polygon, f_z (discs) and f_t (arrows), SOCP", fontsize=8)
+    width = 0.2
+    art["bars"] = [bx.bar(np.arange(4) + (j - 1.5) * width, [0.0] * 4, width, label=label.split(" (")[0])
+                   for j, label in enumerate(NORMS)]
+    bx.set_xticks(range(4), CORNERS)
+    bx.set_ylabel("normal force f_z [N]")
+    bx.set_ylim(0, STANDING_MASS * G)
+    art["legend"] = bx.legend(fontsize=8, loc="upper right")
+    animate(art["com"], *art["discs"], *art["arrows"], *[b for bars in art["bars"] for b in bars], art["legend"])
+    return fig, art
+
+
 def force_distribution_view(com_x: float = 0.1, com_y: float = 0.05, mu: float = 0.6, push_x: float = 0.0) -> View:
     """Four feet carrying a 30 kg body: forces by the ℓ2 QP, the exact-cone SOCP, the ℓ1 and ℓ∞ LPs."""
     points, wrench = standing_body(com_x, com_y, push_x)
     sol = _all_distributions(points, wrench, mu)
-    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
-    hull = points[[0, 2, 3, 1], :2]
-    ax.add_patch(Polygon(hull, closed=True, fc="0.9", ec="0.5"))
+    fig, art = figure_once(_distribution_figure, tuple(map(tuple, points)))
     feasible = not isinstance(sol[NORMS[1]], str)
-    ax.plot(com_x, com_y, "o", color="tab:blue" if feasible else "tab:red", ms=8, label="CoM")
-    if feasible:
-        f = sol[NORMS[1]]
-        for p, fi in zip(points, f):
-            ax.add_patch(Circle(p[:2], 0.06 * fi[2] / (STANDING_MASS * G / 4), fc="tab:orange", alpha=0.5))
-            ax.annotate("", xy=p[:2] + fi[:2] / 200.0, xytext=p[:2], arrowprops=dict(arrowstyle="->", color="k"))
-    planar_axes(ax, 0.6, xlabel="x [m]", ylabel="y [m]")
-    ax.set_title("support polygon, f_z (discs) and f_t (arrows), SOCP", fontsize=8)
-    width = 0.2
-    for j, label in enumerate(NORMS):
-        if not isinstance(sol[label], str):
-            bx.bar(np.arange(4) + (j - 1.5) * width, sol[label][:, 2], width, label=label.split(" (")[0])
-    bx.set_xticks(range(4), ["FL", "FR", "HL", "HR"])
-    bx.set_ylabel("normal force f_z [N]")
-    bx.set_ylim(0, STANDING_MASS * G)
-    if feasible:
-        bx.legend(fontsize=8, loc="upper right")
+    art["com"].set_data([com_x], [com_y])
+    art["com"].set_color("tab:blue" if feasible else "tab:red")
+    for k, (p, disc, patch) in enumerate(zip(points, art["discs"], art["arrows"])):
+        disc.set_visible(feasible)
+        patch.set_visible(feasible)
+        if feasible:
+            fi = sol[NORMS[1]][k]
+            disc.set_radius(0.06 * fi[2] / (STANDING_MASS * G / 4))
+            patch.set_positions(tuple(p[:2]), tuple(p[:2] + fi[:2] / 200.0))
+    for label, bars in zip(NORMS, art["bars"]):
+        solved = not isinstance(sol[label], str)
+        for k, bar in enumerate(bars):
+            bar.set_visible(solved)
+            bar.set_height(sol[label][k, 2] if solved else 0.0)
+    art["legend"].set_visible(feasible)
     lines = [f"CoM ({com_x:+.2f}, {com_y:+.2f}) m, push {push_x:+.1f} N, μ = {mu:.2f}"]
     for label in NORMS:
         f = sol[label]
