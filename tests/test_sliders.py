@@ -198,15 +198,6 @@ def _pixels(fig):
     return np.asarray(fig.canvas.buffer_rgba())[..., :3].astype(int)
 
 
-#: slider views not yet on the build-once pattern (they build a new figure at every move)
-NOT_YET_BUILT_ONCE = {
-    
-    
-    
-    '09:mecanum_view',
-    '09:odometry_drift_view', '09:sign_error_view', '09:yaw_compensation_view', 
-    
-}
 
 
 @pytest.mark.parametrize("call", FREE, ids=lambda c: f"{c.id}@{c.cell}")
@@ -226,8 +217,6 @@ def test_reused_figure_matches_a_fresh_one(call):
         except ValueError:  # an end of a range the view refuses: the widget shows the error
             continue
         view = iv._render(values)
-        if call.id in NOT_YET_BUILT_ONCE:
-            pytest.xfail(f"{call.id} builds a new figure at every move")
         assert view.figure is first, f"{call.id}: the widget built a new figure instead of reusing its own"
         reused = _pixels(view.figure)
         iv._reuse_layout(fresh.figure)
