@@ -20,7 +20,7 @@ from ...identification.identifiability import BaseParameters
 from ...identification.least_squares import identify_parameters, torque_prediction_error
 from ...identification.regressor import joint_torque_regressor
 from ..plotting import curves_figure, new_figure, show_curves, steady_limits
-from ..widgets import View, figure_once, fmt, slider_labels
+from ..widgets import View, animate, figure_once, fmt, slider_labels
 
 __all__ = ["friction_models_view", "presliding_view", "excitation_view", "noisy_identification_view",
            "friction_compensation_view", "armature_view"]
@@ -93,6 +93,24 @@ def _condition(model: Model, base: BaseParameters, traj: FourierTrajectory, n: i
 
 
 @slider_labels(n_harmonics="K (harmonics) [-]", f0="f₀ [Hz]", seed="random seed [-]")
+def _excitation_figure(lower, upper, n_sv: int):
+    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
+    art = {"axes": (ax, bx), "q": []}
+    for j in range(len(lower)):
+        art["q"].append(ax.plot([], [], label=f"q{j + 1}", animated=True)[0])
+        ax.axhline(lower[j], color=f"C{j}", lw=0.6, ls=":")
+        ax.axhline(upper[j], color=f"C{j}", lw=0.6, ls=":")
+    ax.set(xlabel="t [s]", ylabel="q [rad]")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="upper right")
+    art["title"] = animate(ax.set_title(" "))
+    art["sv"], = bx.semilogy(np.arange(1, n_sv + 1), np.ones(n_sv), "o-", animated=True)
+    bx.set(xlabel="index", ylabel="σ_k / σ_1", ylim=(1e-4, 2.0), xlim=(1 - 0.05 * (n_sv - 1), n_sv + 0.05 * (n_sv - 1)))
+    bx.grid(True, which="both", alpha=0.3)
+    art["sv_title"] = animate(bx.set_title(" "))
+    return fig, art
+
+
 def excitation_view(model: Model, base: BaseParameters, lower, upper, qd_max, n_harmonics: int = 5,
                     f0: float = 0.1, seed: int = 0) -> View:
     """A random (seeded) Fourier excitation with K harmonics at base frequency f0, scaled into the
@@ -102,18 +120,14 @@ def excitation_view(model: Model, base: BaseParameters, lower, upper, qd_max, n_
     cond, s = _condition(model, base, traj)
     t = np.linspace(0.0, traj.period, 400)
     q = traj(t)[0]
-    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
-    for j in range(q.shape[1]):
-        ax.plot(t, q[:, j], label=f"q{j + 1}")
-        ax.axhline(lower[j], color=f"C{j}", lw=0.6, ls=":")
-        ax.axhline(upper[j], color=f"C{j}", lw=0.6, ls=":")
-    ax.set(xlabel="t [s]", ylabel="q [rad]", title=f"K = {n_harmonics} harmonics of {f0:.2f} Hz",
-           xlim=steady_limits([0.0, traj.period]), ylim=steady_limits(np.concatenate([lower, upper, q.ravel()])))
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
-    bx.semilogy(np.arange(1, s.size + 1), s / s[0], "o-")
-    bx.set(xlabel="index", ylabel="σ_k / σ_1", ylim=(1e-4, 2.0), title=f"singular values, cond = {cond:.1f}")
-    bx.grid(True, which="both", alpha=0.3)
+    fig, art = figure_once(_excitation_figure, tuple(lower), tuple(upper), s.size)
+    ax, bx = art["axes"]
+    for j, line in enumerate(art["q"]):
+        line.set_data(t, q[:, j])
+    ax.set(xlim=steady_limits([0.0, traj.period]), ylim=steady_limits(np.concatenate([lower, upper, q.ravel()])))
+    art["title"].set_text(f"K = {n_harmonics} harmonics of {f0:.2f} Hz")
+    art["sv"].set_ydata(s / s[0])
+    art["sv_title"].set_text(f"singular values, cond = {cond:.1f}")
     text = (f"K = {n_harmonics}, f0 = {f0:.2f} Hz: period {traj.period:.1f} s, highest frequency "
             f"{n_harmonics * f0:.2f} Hz; cond(W) = {cond:.1f}")
     return View(fig, text, {"cond": cond, "period": traj.period})
@@ -154,20 +168,31 @@ def noisy_identification_view(model: Model, base: BaseParameters, trajectory: Fo
     theta, W_val = _validation_data(model, base, validation, f_v, f_c)
     z = (fit.params - theta) / fit.std
     val = torque_prediction_error(W_val, W_val @ theta, fit.params)
-    fig, ax = new_figure(size=(7.0, 3.8))
-    k = np.arange(theta.size)
-    ax.bar(k, z, color=np.where(np.abs(z) <= 2.0, "tab:blue", "tab:red"))
-    ax.axhspan(-2.0, 2.0, color="0.9", zorder=0)
-    ax.set(xticks=k, xticklabels=[f"β{i + 1}" for i in range(base.rank)] +
-           [f"{p}{j + 1}" for j in range(model.nv) for p in ("fv", "fc")],
-           ylabel="(estimate − true) / predicted σ", title="errors against the predicted standard deviation",
-           xlim=(-0.6, theta.size - 0.4), ylim=steady_limits(np.concatenate([[-3.0, 3.0], z])))
-    ax.grid(True, axis="y", alpha=0.3)
+    fig, art = figure_once(_noisy_figure, base.rank, model.nv)
+    for bar, zk in zip(art["bars"], z):
+        bar.set_height(zk)
+        bar.set_color("tab:blue" if abs(zk) <= 2.0 else "tab:red")
+    art["ax"].set_ylim(steady_limits(np.concatenate([[-3.0, 3.0], z])))
     text = (f"tau noise {tau_noise:.2f} N·m, q noise {q_noise:.2f} mrad, cutoff {cutoff:.1f} Hz: "
             f"|error| / sigma max {np.abs(z).max():.1f}, mean square {np.mean(z**2):.1f}\n"
             f"cond(W) = {fit.cond:.1f}; validation RMS / peak per joint: "
             + ", ".join(f"{100 * r:.2f} %" for r in val.relative))
     return View(fig, text, {"z": z, "relative_validation_error": np.asarray(val.relative), "cond": fit.cond})
+
+
+def _noisy_figure(rank: int, nv: int):
+    """One bar per identified parameter (base parameters, then viscous and Coulomb friction per joint)."""
+    fig, ax = new_figure(size=(7.0, 3.8))
+    k = np.arange(rank + 2 * nv)
+    bars = ax.bar(k, np.zeros(k.size))
+    animate(*bars)
+    art = {"ax": ax, "bars": list(bars)}
+    ax.axhspan(-2.0, 2.0, color="0.9", zorder=0)
+    ax.set(xticks=k, xticklabels=[f"β{i + 1}" for i in range(rank)] + [f"{p}{j + 1}" for j in range(nv) for p in ("fv", "fc")],
+           ylabel="(estimate − true) / predicted σ", title="errors against the predicted standard deviation",
+           xlim=(-0.6, k.size - 0.4))
+    ax.grid(True, axis="y", alpha=0.3)
+    return fig, art
 
 
 def _compensation_figure():
@@ -221,6 +246,23 @@ def friction_compensation_view(f_c: float = 1.0, f_s: float = 1.5, model_scale: 
 
 @slider_labels(ratio="gear ratio n [-]", J_motor="J_m [10⁻⁴ kg·m²]", kp="k_p [N·m/rad]",
                kd="k_d [N·m·s/rad]")
+def _armature_figure(joint: int):
+    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
+    art = {"axes": (ax, bx), "links": ax.plot([], [], color="0.4", label="M_jj (links only)", animated=True)[0],
+           "total": ax.plot([], [], color="tab:blue", label="M_jj + n² J_m", animated=True)[0]}
+    ax.set(xlabel=f"q{joint + 2} [rad]", ylabel="inertia [kg·m²]", title=f"inertia seen by joint {joint + 1}",
+           xlim=(-2.75, 2.75))
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    art["steps"] = [bx.plot([], [], style, color="tab:blue", label="J = 0.000 kg·m²", animated=True)[0]
+                    for style in ("-", "--")]
+    bx.set(xlabel="t [s]", ylabel="q / q_step", xlim=(-0.05, 1.05))
+    bx.grid(True, alpha=0.3)
+    art["legend"] = animate(bx.legend(fontsize=8, loc="lower right"))
+    art["step_title"] = animate(bx.set_title(" "))
+    return fig, art
+
+
 def armature_view(model: Model, ratio: float = 19.0, J_motor: float = 1.0, kp: float = 100.0, kd: float = 4.0,
                   joint: int = 1) -> View:
     """Rotor inertia n^2 J_m (J_m in 10^-4 kg·m²) on the diagonal of M(q) of a fixed-base leg: the
@@ -231,24 +273,23 @@ def armature_view(model: Model, ratio: float = 19.0, J_motor: float = 1.0, kp: f
     M_jj = np.array([crba(model, np.eye(model.nv)[joint + 1] * a if joint + 1 < model.nv else np.zeros(model.nv))
                      [joint, joint] for a in angles])
     t = np.linspace(0.0, 1.0, 400)
-    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
-    ax.plot(angles, M_jj, color="0.4", label="M_jj (links only)")
-    ax.plot(angles, M_jj + arm, color="tab:blue", label="M_jj + n² J_m")
-    ax.set(xlabel=f"q{joint + 2} [rad]", ylabel="inertia [kg·m²]", ylim=(0.0, steady_limits([0.0, (M_jj + arm).max()])[1]),
-           title=f"inertia seen by joint {joint + 1}")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    fig, art = figure_once(_armature_figure, joint)
+    ax, bx = art["axes"]
+    art["links"].set_data(angles, M_jj)
+    art["total"].set_data(angles, M_jj + arm)
+    ax.set_ylim(0.0, steady_limits([0.0, (M_jj + arm).max()])[1])
     lines = [f"n = {ratio:.1f}, J_m = {J_motor:.2f}e-4 kg·m², armature n^2 J_m = {arm:.4f} kg·m²",
              f"M_jj from {M_jj.min():.4f} to {M_jj.max():.4f} kg·m² (ratio {M_jj.max() / M_jj.min():.2f}); "
              f"with the armature ratio {(M_jj.max() + arm) / (M_jj.min() + arm):.2f}"]
-    for J, style in ((M_jj.min() + arm, "-"), (M_jj.max() + arm, "--")):
+    steps = []
+    for k, J in enumerate((M_jj.min() + arm, M_jj.max() + arm)):
         wn, zeta = np.sqrt(kp / J), kd / (2.0 * np.sqrt(kp * J))
-        bx.plot(t, _step_response(t, wn, zeta), style, color="tab:blue", label=f"J = {J:.3f} kg·m²")
+        steps.append(_step_response(t, wn, zeta))
+        art["steps"][k].set_data(t, steps[-1])
+        art["legend"].get_texts()[k].set_text(f"J = {J:.3f} kg·m²")
         lines.append(f"J_eff = {J:.4f} kg·m²: omega_n = {wn:.2f} rad/s, zeta = {zeta:.3f}")
-    bx.set(xlabel="t [s]", ylabel="q / q_step", title=f"PD step response (kp = {kp:.0f}, kd = {kd:.1f})",
-           ylim=steady_limits(np.concatenate([[0.0, 1.0]] + [line.get_ydata() for line in bx.get_lines()])))
-    bx.grid(True, alpha=0.3)
-    bx.legend(fontsize=8)
+    art["step_title"].set_text(f"PD step response (kp = {kp:.0f}, kd = {kd:.1f})")
+    bx.set_ylim(steady_limits(np.concatenate([[0.0, 1.0]] + steps)))
     return View(fig, "\n".join(lines), {"armature": arm, "M_jj": M_jj,
                                         "ratio": (M_jj.max() + arm) / (M_jj.min() + arm)})
 
