@@ -383,8 +383,8 @@ class Blitter:
             canvas.draw()
             if fig.get_layout_engine() is not None:
                 fig.set_layout_engine("none")
-                sig = frame_signature(fig) if animated else None
-            self.figure, self.signature = fig, sig
+            # after the draw: the layout and the axes' aspect have placed the axes
+            self.figure, self.signature = fig, frame_signature(fig) if animated else None
             self.background = canvas.copy_from_bbox(fig.bbox) if animated else None
         for a in animated:
             if hasattr(a, "do_3d_projection"):
