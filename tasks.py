@@ -3,10 +3,12 @@
 
     python3 tasks.py lab         install the student environment (.venv) and open JupyterLab
     python3 tasks.py work [NN]   copy exercise NN (6 or 06; default: all) into work/, your folder; never overwrites
+                                 (--lang zh: the Chinese exercise, into work/zh/)
     python3 tasks.py test        install the development environment (.venv-dev) and run all tests
     python3 tasks.py exercises   regenerate exercises/ from solutions/ (instructor)
     python3 tasks.py execute     re-execute chapters/ and solutions/ in place, then regenerate exercises/
     python3 tasks.py bench       run the performance benchmarks (every benchmarks/bench_*.py; not tests)
+    python3 tasks.py translate   write the Chinese edition (chapters/zh, exercises/zh) from translations/zh/
     python3 tasks.py points      print the points per exercise notebook (the README's table; any Python)
     python3 tasks.py site        build the book web site site/ (open site/index.html); --with-solutions for instructors
     python3 tasks.py classroom --check   a local JupyterHub class, nbgrader release -> grade, end to end
@@ -188,8 +190,20 @@ def cmd_exercises(args) -> int:
 
 
 def cmd_execute(args) -> int:
+    """Re-execute (tools/nbtools.py execute), then rewrite the Chinese edition, whose code cells
+    and outputs are the English ones."""
     py = ensure_env("dev")
-    return subprocess.call([str(py), str(ROOT / "tools" / "nbtools.py"), "execute", *args], cwd=ROOT)
+    rc = subprocess.call([str(py), str(ROOT / "tools" / "nbtools.py"), "execute", *args], cwd=ROOT)
+    if rc == 0:
+        rc = subprocess.call([str(py), str(ROOT / "tools" / "translate.py")], cwd=ROOT)
+    return rc
+
+
+def cmd_translate(args) -> int:
+    """Write chapters/zh/ and exercises/zh/ from the catalogs in translations/zh/ (tools/translate.py:
+    --check, --status, --new NOTEBOOK, --done NOTEBOOK CELL_ID ...)."""
+    py = ensure_env("dev")
+    return subprocess.call([str(py), str(ROOT / "tools" / "translate.py"), *args], cwd=ROOT)
 
 
 def _matches(path: Path, arg: str) -> bool:
@@ -201,25 +215,37 @@ def _matches(path: Path, arg: str) -> bool:
 
 
 def cmd_work(args) -> int:
-    """Copy exercises into work/ (all, or those chosen by number or by the start of their name).
+    """Copy exercises into work/ (all, or those chosen by number or by the start of their name);
+    ``--lang zh`` copies the Chinese ones (exercises/zh/) into work/zh/.
 
     An existing copy is never replaced: the student's answers in work/ are theirs. Needs no
     environment (standard library only)."""
+    lang = None
+    if "--lang" in args:
+        at = args.index("--lang")
+        if at + 1 >= len(args) or args[at + 1] not in ("en", "zh"):
+            say("--lang takes en or zh")
+            return 2
+        lang = None if args[at + 1] == "en" else args[at + 1]
+        args = args[:at] + args[at + 2:]
+    source = ROOT / "exercises" / lang if lang else ROOT / "exercises"
+    work = WORK / lang if lang else WORK
     names = {s.name for s in (ROOT / "solutions").glob("*.ipynb")}   # not a student's copy in exercises/
-    exercises = sorted(p for p in (ROOT / "exercises").glob("*.ipynb") if p.name in names)
+    exercises = sorted(p for p in source.glob("*.ipynb") if p.name in names)
     chosen = [p for p in exercises if not args or any(_matches(p, a) for a in args)]
     unmatched = [a for a in args if not any(_matches(p, a) for p in exercises)]
     for a in unmatched:
         say(f"no exercise matches {a!r}; there are: " + ", ".join(p.stem for p in exercises))
-    WORK.mkdir(exist_ok=True)
+    work.mkdir(parents=True, exist_ok=True)
     for src in chosen:
-        dst = WORK / src.name
+        dst = work / src.name
+        shown = os.path.relpath(dst, ROOT)
         if dst.exists():
-            say(f"work/{dst.name} already exists: open it (nothing copied; your copy is never replaced)")
+            say(f"{shown} already exists: open it (nothing copied; your copy is never replaced)")
             continue
         with open(dst, "xb") as out:   # "x": fails rather than overwrite, even in a race
             out.write(src.read_bytes())
-        say(f"copied exercises/{src.name} -> work/{dst.name}")
+        say(f"copied {os.path.relpath(src, ROOT)} -> {shown}")
     if chosen:
         say("open the copies in JupyterLab (python3 tasks.py lab, folder work/)")
     return 1 if unmatched else 0
@@ -296,7 +322,7 @@ def cmd_classroom(args) -> int:
 
 COMMANDS = {"lab": cmd_lab, "work": cmd_work, "test": cmd_test, "exercises": cmd_exercises,
             "execute": cmd_execute, "bench": cmd_bench, "points": cmd_points, "site": cmd_site,
-            "classroom": cmd_classroom}
+            "classroom": cmd_classroom, "translate": cmd_translate}
 
 
 def main(argv: list[str]) -> int:

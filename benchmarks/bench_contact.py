@@ -15,7 +15,9 @@ Prints the machine, then microseconds per call of
 * ``kkt_dynamics`` on an 18-coordinate system with 12 constraints (ANYmal-sized: four point feet);
 * ``whole_body_qp`` on ANYmal B standing on four feet while moving (66 unknowns a, τ, f; 30
   equalities; URDF effort limits): the whole call (M, h, J_c, J̇_c v by differences, the QP) and the
-  solver call alone (its wall-clock ``solve_time``, median of 50), against document 000's "< 1 ms".
+  solver call alone (its wall-clock ``solve_time``, median of 50), against document 000's "< 1 ms";
+* chapter 8's push slider: one push simulation (a new setting) and a move to a setting already
+  seen (the cached run redrawn, with and without the PNG), against the 60 ms budget of a move.
 
 CPU time of the calling thread, best of several repeats, single-threaded BLAS
 (``kinematics_lib.notebook.benchmarking.time_call``). Python call overhead and argument
@@ -83,6 +85,21 @@ def main(argv: list[str] | None = None) -> int:
             measure(f"whole_body_qp, ANYmal 4 feet, {label}: whole call", lambda: kl.whole_body_qp(*call, **kw))
             solve = np.median([kl.whole_body_qp(*call, **kw).solve_time for _ in range(50)])
             rows.append((f"whole_body_qp, ANYmal 4 feet, {label}: solver alone (wall clock)", 1e6 * solve))
+        from kinematics_lib.notebook.views import push as vp
+        from kinematics_lib.notebook.widgets import interactive_view
+
+        run = vp.push_run(200.0, 45.0)  # chapter 8's push slider: a new setting runs simulate_push once
+        rows.append(("simulate_push (0.3 s at 5 ms, QP + LCP per step): solver alone, median step (wall clock)",
+                     1e6 * float(np.median(run.solve_time))))
+        measure("simulate_push, a new push setting (61 steps; uncached)", lambda: vp._push_run.__wrapped__(200.0, 45.0))
+        measure("push_view, a setting already seen (cached run): compute", vp.push_view, 200.0, 45.0)
+        iv = interactive_view(vp.push_view, **vp.PUSH_SETTINGS)
+        seen = [dict(force=200.0, direction=45.0), dict(force=vp.PUSH_SETTINGS["force"][3], direction=90.0)]
+        for s in seen:
+            iv._render(s)
+        moves = iter(seen * 10_000)
+        measure("push slider move to a setting already seen: compute + PNG (as the widget renders it)",
+                lambda: iv._render(next(moves), compress_level=1))
     width = max(len(r[0]) for r in rows)
     print("microseconds per call:")
     for label, us in rows:

@@ -13,12 +13,21 @@ ABA, CRBA and "build M then solve" on random revolute chains of n = 2 ... 128 bo
 fitted log-log slopes. Times are CPU time of the calling thread, best of several repeats,
 single-threaded BLAS (kinematics_lib.notebook.benchmarking.time_call), shared with chapter 5;
 see benchmarks/README.md for measured figures.
+
+``--baseline REF`` (e.g. ``--baseline 3dc057c``) also loads the library as it was at the git
+commit REF (``git archive`` into a temporary folder, imported as ``kinematics_lib_baseline``) and
+times it in the same run, in turns with the current library and Pinocchio: sections (2) and (3)
+then print before / after columns, so a change is judged under one machine load.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 
@@ -35,6 +44,24 @@ SINGLE_TARGETS = {"RNEA": 20.0, "CRBA": 30.0, "ABA": 30.0, "frame placement": 50
 BATCH_TARGET, BATCH_LIMIT = 1.0, 2.0
 
 
+def load_baseline(ref: str, folder: Path):
+    """The library of git commit ``ref`` as the package ``kinematics_lib_baseline`` (from ``folder``)."""
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(["git", "-C", str(root), "archive", ref, "kinematics_lib"], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    name = "kinematics_lib_baseline"
+    spec = importlib.util.spec_from_file_location(name, folder / "kinematics_lib" / "__init__.py",
+                                                  submodule_search_locations=[str(folder / "kinematics_lib")])
+    lib = importlib.util.module_from_spec(spec)
+    sys.modules[name] = lib
+    spec.loader.exec_module(lib)
+    # its model check takes a fast path for the class of "kinematics_lib.dynamics.model": give the
+    # baseline's Model that module name too, so that both libraries pay the same checks
+    lib.Model.__module__ = "kinematics_lib.dynamics.model"
+    return lib
+
+
 def _pinocchio(urdf):
     import pinocchio as pin
 
@@ -42,7 +69,7 @@ def _pinocchio(urdf):
     return pin, ref, ref.createData()
 
 
-def _pairs(ours, pin, ref, data):
+def _pairs(ours, pin, ref, data, kl=kl):
     """name: (kinematics_lib f(q, v, a), Pinocchio g(q, v, a), Pinocchio as compared or None)."""
     fid = ref.getFrameId(FOOT)
 
@@ -91,9 +118,11 @@ def _alternating(fs, args, min_time: float, rounds: int) -> list[float]:
     return best
 
 
-def single_section(ours, pin, ref, data, min_time: float, repeat: int) -> None:
+def single_section(ours, pin, ref, data, min_time: float, repeat: int, base=None) -> None:
     pairs = _pairs(ours, pin, ref, data)
     q, v, a = _states(ours, 5)
+    if base is not None:
+        return _before_after_single(pairs, _pairs(base[1], pin, ref, data, kl=base[0]), (q, v, a), min_time, repeat)
     print("ANYmal B, floating base (nq = 19, nv = 18): one call, microseconds")
     print(f"  {'':28}{'kinematics_lib':>15}{'Pinocchio':>11}{'ratio':>8}{'target':>9}  {'verdict':8} agreement")
     for name, (f, g, h) in pairs.items():
@@ -109,9 +138,34 @@ def single_section(ours, pin, ref, data, min_time: float, repeat: int) -> None:
           + ", ".join(f"{k} < {v:.0f} us" for k, v in claims.items()))
 
 
-def batch_section(ours, pin, ref, data, n: int, min_time: float, repeat: int) -> None:
+def _before_after_single(pairs, before, states, min_time: float, repeat: int) -> None:
+    q, v, a = states
+    print("ANYmal B, floating base (nq = 19, nv = 18): one call, microseconds, before (baseline) and after")
+    print(f"  {'':28}{'before':>11}{'after':>11}{'Pinocchio':>11}{'ratio before':>14}{'ratio after':>13}  agreement")
+    for name, (f, g, h) in pairs.items():
+        f0 = before[name][0]
+        err = max(bm.relative_error(f(q[k], v[k], a[k]), f0(q[k], v[k], a[k])) for k in range(len(q)))
+        t0, t1, tp = _alternating((f0, f, g), (q[0], v[0], a[0]), min_time, repeat)
+        print(f"  {name:28}{t0 * 1e6:>8.1f} us{t1 * 1e6:>8.1f} us{tp * 1e6:>8.2f} us{t0 / tp:>13.1f}x{t1 / tp:>12.1f}x"
+              f"  {err:.0e}")
+
+
+def _before_after_batch(pairs, before, states, n: int, min_time: float, repeat: int) -> None:
+    Q, V, A = states
+    print(f"ANYmal B, floating base: a batch of N = {n} states, amortised microseconds per state, before and after")
+    print(f"  {'':28}{'before':>11}{'after':>11}{'after/before':>14}  agreement")
+    for name, (f, _, _) in pairs.items():
+        f0 = before[name][0]
+        err = bm.relative_error(f(Q, V, A), f0(Q, V, A))
+        t0, t1 = (t / n for t in _alternating((f0, f), (Q, V, A), min_time, repeat))
+        print(f"  {name:28}{t0 * 1e6:>8.2f} us{t1 * 1e6:>8.2f} us{t1 / t0:>13.2f}x  {err:.0e}")
+
+
+def batch_section(ours, pin, ref, data, n: int, min_time: float, repeat: int, base=None) -> None:
     pairs = _pairs(ours, pin, ref, data)
     Q, V, A = _states(ours, n, seed=1)
+    if base is not None:
+        return _before_after_batch(pairs, _pairs(base[1], pin, ref, data, kl=base[0]), (Q, V, A), n, min_time, repeat)
     print(f"ANYmal B, floating base: a batch of N = {n} states, amortised microseconds per state")
     print(f"  {'':28}{'one batched call':>17}{'Pinocchio loop':>16}{'ratio':>8}  verdict")
     for name, (f, g, _) in pairs.items():
@@ -149,7 +203,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs, N = 1000, chains up to n = 64")
     parser.add_argument("--only", choices=("single", "batch", "scaling"), help="one section only")
+    parser.add_argument("--baseline", metavar="REF", help="also time the library of git commit REF (before/after)")
     args = parser.parse_args(argv)
+    if args.baseline:
+        with tempfile.TemporaryDirectory() as folder:
+            lib = load_baseline(args.baseline, Path(folder))
+            base = (lib, lib.load_urdf(lib.anymal_b_urdf(), floating_base=True))
+            print(f"baseline: the library at {args.baseline} (before) against this tree (after)")
+            return _run(args, base)
+    return _run(args, None)
+
+
+def _run(args, base) -> int:
     min_time, repeat = (0.005, 3) if args.quick else (0.05, 9)
     print("machine:", bm.machine_description())
     ours = kl.load_urdf(kl.anymal_b_urdf(), floating_base=True)
@@ -160,10 +225,10 @@ def main(argv: list[str] | None = None) -> int:
         print("Pinocchio is not installed: skipping the comparisons (pip install pin)")
     if pin is not None and args.only in (None, "single"):
         print()
-        single_section(ours, pin, ref, data, min_time, repeat)
+        single_section(ours, pin, ref, data, min_time, repeat, base)
     if pin is not None and args.only in (None, "batch"):
         print()
-        batch_section(ours, pin, ref, data, 1000 if args.quick else 10_000, 2 * min_time, repeat)
+        batch_section(ours, pin, ref, data, 1000 if args.quick else 10_000, 2 * min_time, repeat, base)
     if args.only in (None, "scaling"):
         print()
         scaling_section(args.quick, min_time, repeat)

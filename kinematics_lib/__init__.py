@@ -29,6 +29,7 @@ from .contact import *  # noqa: F401,F403
 from .control import *  # noqa: F401,F403
 from .documents import *  # noqa: F401,F403
 from .dynamics import *  # noqa: F401,F403
+from .dynamics import rbda  # the reference recursions: kl.rbda.rnea, kl.rbda.crba, kl.rbda.aba
 from .geometry import *  # noqa: F401,F403
 from .identification import *  # noqa: F401,F403
 from .legged import *  # noqa: F401,F403

@@ -9,7 +9,7 @@ import pytest
 import kinematics_lib as kl
 from kinematics_lib import dh_standard as aliased_reference
 from kinematics_lib.notebook.checks import (NOT_ANSWERED, ReferenceCalled, check_function, check_value,
-                                            forbidden, random_inputs)
+                                            forbidden, notebook_language, random_inputs)
 
 INPUTS = random_inputs(lambda rng: dict(zip(("a", "alpha", "d", "theta"), rng.uniform(-3, 3, 4))), 20, seed=3)
 BLOCKS = [kl.translation, kl.rot_z, kl.rot_x]  # the building blocks `honest` uses
@@ -61,6 +61,35 @@ def test_messages_in_a_student_kernel(student_kernel):
     assert not r.passed and not r.answered and NOT_ANSWERED in r.message
     r = check_function(wrong, kl.dh_standard, INPUTS, allow=BLOCKS)
     assert not r.passed and r.answered and r.message.startswith("✘") and "expected" in r.message
+
+
+@pytest.mark.parametrize("session, forced, language", [
+    ("work/zh/06_floating_base_exercises.ipynb", "", "zh"), ("exercises/zh/02_rigid_motions_dh_exercises.ipynb", "", "zh"),
+    ("work/06_floating_base_exercises.ipynb", "", "en"), ("", "", "en"), ("zh.ipynb", "", "en"),
+    ("work/zh/06.ipynb", "en", "en"), ("work/06.ipynb", "zh", "zh")])
+def test_the_notebook_language_is_its_folder(monkeypatch, session, forced, language):
+    """jupyter_server gives a kernel its notebook's path (JPY_SESSION_NAME); KL_LANG overrides it."""
+    monkeypatch.setenv("JPY_SESSION_NAME", session)
+    monkeypatch.setenv("KL_LANG", forced)
+    assert notebook_language() == language
+
+
+def test_messages_in_a_chinese_notebook(student_kernel, monkeypatch):
+    """In a notebook of the Chinese edition each message reads in Chinese, the English below it;
+    elsewhere (nbval, nbgrader, the English notebooks) only the English."""
+    monkeypatch.delenv("KL_LANG", raising=False)
+    results = {"passed": check_function(honest, kl.dh_standard, INPUTS, allow=BLOCKS),
+               "unanswered": check_function(untouched, kl.dh_standard, INPUTS),
+               "wrong": check_function(wrong, kl.dh_standard, INPUTS, allow=BLOCKS),
+               "refused": check_function(cheat_flat, kl.dh_standard, INPUTS)}
+    chinese = {"passed": "✔ honest：在 20 个输入上与参考实现一致", "unanswered": "尚未作答",
+               "wrong": "结果与参考实现不一致", "refused": "调用了参考实现"}
+    monkeypatch.setenv("JPY_SESSION_NAME", "work/zh/02_rigid_motions_dh_exercises.ipynb")
+    for key, result in results.items():
+        shown = repr(result)
+        assert chinese[key] in shown and result.message in shown, (key, shown)
+    monkeypatch.setenv("JPY_SESSION_NAME", "work/02_rigid_motions_dh_exercises.ipynb")
+    assert all(repr(r) == r.message for r in results.values())
 
 
 @pytest.mark.parametrize("answer", [untouched, wrong, cheat_flat, cheat_alias])

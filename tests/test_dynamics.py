@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.dynamics.model import jcalc, joint_transforms
+from kinematics_lib.dynamics.joints import jcalc, joint_transforms
 from kinematics_lib.geometry.rotations import so3_log
 from kinematics_lib.geometry.spatial import crf, crm, cross_force, cross_motion, inertia_parts
 

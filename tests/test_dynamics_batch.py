@@ -61,9 +61,9 @@ def test_batched_equals_a_loop_of_single_calls(tree, name):
 
 @pytest.mark.parametrize("name", ["rnea", "crba", "aba", "centroidal_momentum_matrix", "centroidal_momentum"])
 def test_a_batch_longer_than_a_block_is_the_loop_too(name):
-    """A long batch runs block by block (kinematics_lib.dynamics.model.BLOCK states): the results
+    """A long batch runs block by block (kinematics_lib.dynamics._engine.BLOCK states): the results
     across the block boundaries are the single calls', in order."""
-    from kinematics_lib.dynamics.model import BLOCK
+    from kinematics_lib.dynamics._engine import BLOCK
 
     model = TREES["floating tree"]()
     f = CALLS[name]

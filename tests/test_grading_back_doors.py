@@ -455,6 +455,43 @@ def lcp_via_qp(M, q):
     return kl.lcp_by_qp(M, q)
 
 
+def _slope(theta):
+    n, t = np.array([-np.sin(theta), np.cos(theta)]), np.array([np.cos(theta), np.sin(theta)])
+    return n[None, :], np.array([t, -t])
+
+
+def box_lcp_via_contact_lcp(mass, theta, mu, v, dt):
+    N, D = _slope(theta)
+    return kl.contact_lcp(mass * np.eye(2), v, [0.0, -mass * 9.81], N, D, mu, dt)
+
+
+def box_lcp_via_private_build(mass, theta, mu, v, dt):
+    from kinematics_lib.contact import time_stepping
+
+    N, D = _slope(theta)
+    A, q, *_ = time_stepping._build(mass * np.eye(2), np.asarray(v, float), np.array([0.0, -mass * 9.81]), N, D,
+                                    mu, dt, None, 0.0)
+    return A, q
+
+
+def box_step_via_contact_step(mass, theta, mu, v, dt):
+    N, D = _slope(theta)
+    return kl.contact_step(mass * np.eye(2), v, [0.0, -mass * 9.81], N, D, mu, dt).v_next
+
+
+def box_step_via_qps(mass, theta, mu, v, dt):
+    N, D = _slope(theta)
+    return kl.contact_step_qp(mass * np.eye(2), v, [0.0, -mass * 9.81], N, D, mu, dt)[0]
+
+
+def box_step_via_library_lcp(mass, theta, mu, v, dt):
+    N, D = _slope(theta)
+    A, q = kl.contact_lcp(mass * np.eye(2), v, [0.0, -mass * 9.81], N, D, mu, dt)
+    z = kl.solve_lcp(A, q).z
+    v_star = np.asarray(v, float) + dt * np.array([0.0, -9.81])
+    return v_star + (N.T @ z[:1] + D.T @ z[1:3]) / mass
+
+
 def l2_reference(points, wrench, weights):
     return kl.distribute_contact_forces(points, wrench, 10.0, None, "l2", weights)
 
@@ -761,6 +798,8 @@ ROUTES = {
     "07:pyramid_error_mine": [error_reference, error_via_tangential_limit],
     "07:kkt_mine": [kkt_reference, kkt_via_regularized, kkt_via_projected],
     "07:lcp2_mine": [lcp_reference, lcp_via_enumeration, lcp_via_qp],
+    "07:box_lcp_mine": [box_lcp_via_contact_lcp, box_lcp_via_private_build],
+    "07:box_step_mine": [box_step_via_contact_step, box_step_via_qps, box_step_via_library_lcp],
     "07:l2_equality_mine": [l2_reference, l2_via_module],
     "07:linf_value_mine": [linf_reference, linf_via_module],
     "08:leg_ik_mine": [leg_ik_reference, leg_ik_via_module],

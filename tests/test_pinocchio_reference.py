@@ -11,7 +11,7 @@ import pytest
 
 import kinematics_lib as kl
 
-pin = pytest.importorskip("pinocchio")
+import pinocchio as pin  # pinned in requirements: a missing reference is a failure, never a skip
 
 RTOL = 1e-9
 URDF = str(kl.anymal_b_urdf())
@@ -80,3 +80,58 @@ def test_frames(models):
             assert rel_err(kl.frame_placement(ours, q, name), data.oMf[fid].homogeneous) < RTOL, name
             J_ref = pin.computeFrameJacobian(ref, data, q, fid, pin.LOCAL_WORLD_ALIGNED)
             assert np.abs(kl.frame_jacobian(ours, q, name) - J_ref).max() < RTOL * max(np.abs(J_ref).max(), 1.0), name
+
+
+# ---------------------------------------------------------------- the reference recursions (kl.rbda)
+# and the floating-base recursions of chapter 5 (issue 23, item 13)
+
+
+def _sym(M):
+    return np.triu(M) + np.triu(M, 1).T  # Pinocchio's C++ fills the upper triangle
+
+
+def test_reference_recursions_equal_pinocchio(models):
+    """kl.rbda.rnea / crba / aba (RBDA's tables, one body at a time; a free root joint S = 1_6)."""
+    ours, ref, data = models
+    for q, v, a in states(ours, n=3, seed=7):
+        assert rel_err(kl.rbda.rnea(ours, q, v, a), pin.rnea(ref, data, q, v, a)) < 1e-10
+        assert rel_err(kl.rbda.crba(ours, q), _sym(pin.crba(ref, data, q))) < 1e-10
+        assert rel_err(kl.rbda.aba(ours, q, v, a), pin.aba(ref, data, q, v, a)) < 1e-10
+
+
+@pytest.fixture(scope="module")
+def floating():
+    ours = kl.load_urdf(URDF, floating_base=True)
+    ref = pin.buildModelFromUrdf(URDF, pin.JointModelFreeFlyer())
+    return ours, ref, ref.createData()
+
+
+def test_base_wrench_is_zero_exactly_when_the_motion_needs_no_contact(floating):
+    """In flight (the accelerations ABA gives for tau = [0_6; tau_j]) RNEA's first six entries
+    vanish; holding the base still instead needs a base wrench, the same in Pinocchio."""
+    ours, ref, data = floating
+    for q, v, _ in states(ours, n=3, seed=9):
+        tau = np.concatenate([np.zeros(6), np.random.default_rng(1).normal(size=ours.nv - 6) * 10.0])
+        a_flight = pin.aba(ref, data, q, v, tau)
+        wrench = kl.rbda.rnea(ours, q, v, a_flight)[:6]
+        assert np.abs(wrench).max() < 1e-10 * np.abs(tau).max()
+        np.testing.assert_allclose(kl.rbda.rnea(ours, q, v, a_flight)[6:], tau[6:], rtol=1e-10, atol=1e-9)
+        a_held = a_flight.copy()
+        a_held[:6] = 0.0  # the base does not accelerate: not possible without an external wrench
+        held = kl.rbda.rnea(ours, q, v, a_held)[:6]
+        assert rel_err(held, pin.rnea(ref, data, q, v, a_held)[:6]) < 1e-10
+        assert np.linalg.norm(held[:3]) > 1.0  # newtons: a contact would have to supply it
+
+
+def test_six_virtual_joints_are_the_free_joint_in_other_coordinates(floating):
+    """M_virtual = J^T M_free J with M_free from Pinocchio's free flyer and J = d v_free / d q_dot."""
+    ours, ref, data = floating
+    virtual = kl.virtual_joints_model(ours)
+    rng = np.random.default_rng(4)
+    for _ in range(3):
+        q_v = np.concatenate([rng.normal(size=6), kl.random_configuration(ours, rng)[7:]])
+        q_free, _, J = kl.virtual_to_free(virtual, q_v, np.zeros(virtual.nv))
+        assert rel_err(kl.rbda.crba(virtual, q_v), J.T @ _sym(pin.crba(ref, data, q_free)) @ J) < 1e-10
+        a_v = rng.normal(size=virtual.nv)
+        zero = np.zeros(virtual.nv)
+        assert rel_err(kl.rbda.rnea(virtual, q_v, zero, a_v), J.T @ pin.rnea(ref, data, q_free, zero, J @ a_v)) < 1e-10

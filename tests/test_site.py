@@ -32,6 +32,8 @@ site_tool = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(site_tool)
 
 CHAPTERS = sorted(p.name for p in (ROOT / "chapters").glob("*.ipynb"))
+ZH_CHAPTERS = sorted(p.name for p in (ROOT / "chapters" / "zh").glob("*.ipynb"))   # the Chinese edition
+SLIDER_ZH = "在 JupyterLab 中可交互"
 EXERCISES = sorted(p.name for p in (ROOT / "exercises").glob("*.ipynb"))
 PHONE = {"width": 390, "height": 844}
 
@@ -112,6 +114,23 @@ def test_a_rebuild_never_deletes_a_file_it_did_not_write(tmp_path):
     assert (out / "my_copy.ipynb").exists() and "my answer" in (out / "chapters" / "05.ipynb").read_text()
 
 
+def test_stage_of_the_chinese_edition(tmp_path):
+    """site/zh/: the translated chapters with Chinese boxes; the start page lists every chapter,
+    the untranslated ones as links to their English pages."""
+    counts = site_tool.stage_zh(tmp_path / "src")
+    assert counts["chapters"] == len(ZH_CHAPTERS) > 0
+    index = (tmp_path / "src" / "index.md").read_text(encoding="utf-8")
+    for c in CHAPTERS:
+        stem = c[:-6]
+        assert (f"](chapters/{c})" in index) == (c in ZH_CHAPTERS), c
+        assert (f'href="../chapters/{stem}.html"' in index) == (c not in ZH_CHAPTERS), c
+    staged = (tmp_path / "src" / "chapters" / ZH_CHAPTERS[0]).read_text(encoding="utf-8")
+    assert "运行本章" in staged and SLIDER_ZH in staged
+    assert site_tool.docnames(tmp_path / "src") == sorted(["index"] + [f"chapters/{c[:-6]}" for c in ZH_CHAPTERS]
+                                                         + [f"exercises/{e.name[:-6]}" for e in
+                                                            (ROOT / "exercises" / "zh").glob("*.ipynb")])
+
+
 def test_binder_link_from_one_repository_url(monkeypatch):
     monkeypatch.setenv("KL_SITE_REPOSITORY", "https://github.com/someone/kinematics.git")
     monkeypatch.setenv("KL_SITE_BRANCH", "main")
@@ -185,7 +204,7 @@ def browser(site):
 
 def _pages(site: Path) -> list[str]:
     return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html")
-                  if not p.relative_to(site).parts[0].startswith("_"))
+                  if not any(part.startswith("_") for part in p.relative_to(site).parts))
 
 
 _INSPECT = """async () => {
@@ -212,6 +231,7 @@ _INSPECT = """async () => {
         downloads: [...art.querySelectorAll('.kl-run-box a.download, .kl-run-box a[download]')].map(a => a.href),
         prevNext: document.querySelectorAll('.prev-next-area a').length,
         pageToc: document.querySelectorAll('.bd-sidebar-secondary nav.page-toc a, #bd-toc-nav a').length,
+        langSwitch: [...document.querySelectorAll('a.kl-lang-switch')].map(a => a.href),
     };
 }"""
 
@@ -254,6 +274,7 @@ def test_every_page_in_a_browser(site, server, browser):
     assert {f"chapters/{c[:-6]}.html" for c in CHAPTERS} <= set(pages)
     assert {f"exercises/{e[:-6]}.html" for e in EXERCISES} <= set(pages)
     assert not any(p.startswith("solutions/") for p in pages)
+    assert {f"zh/chapters/{c[:-6]}.html" for c in ZH_CHAPTERS} | ({"zh/index.html"} if ZH_CHAPTERS else set()) <= set(pages)
     problems, links = [], set()
     wide = browser.new_context(viewport=_lab.VIEWPORT)
     try:
@@ -281,9 +302,17 @@ def test_every_page_in_a_browser(site, server, browser):
                 problems.append(f"{where}: {info['rawDollars']} raw $$ left")
             if info["typeset"] != info["maths"]:
                 problems.append(f"{where}: {info['maths'] - info['typeset']} of {info['maths']} formulas not typeset")
-            if rel != "index.html" and rel not in ("search.html", "genindex.html") and not info["prevNext"]:
+            if rel not in ("index.html", "zh/index.html") and Path(rel).name not in ("search.html", "genindex.html") \
+                    and not info["prevNext"]:
                 problems.append(f"{where}: no previous/next links")
             links.update(info["links"])
+            if ZH_CHAPTERS and Path(rel).name not in ("search.html", "genindex.html"):
+                if len(info["langSwitch"]) != 1:   # English / 中文 on every page (its target is checked below)
+                    problems.append(f"{where}: {len(info['langSwitch'])} language switches")
+                elif rel.startswith(("chapters/", "zh/chapters/")) and Path(rel).name in {
+                        c[:-6] + ".html" for c in ZH_CHAPTERS} and not info["langSwitch"][0].endswith(
+                        ("chapters/" if rel.startswith("zh/") else "zh/chapters/") + Path(rel).name):
+                    problems.append(f"{where}: the language switch does not lead to the same chapter")
             if rel.startswith("chapters/"):
                 nb = ROOT / "chapters" / (Path(rel).stem + ".ipynb")
                 if not info["title"].startswith(_nb_title(nb)):
@@ -325,13 +354,19 @@ def test_every_page_in_a_browser(site, server, browser):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("query, expected", [("浮动基座", "glossary.html"), ("floating base", "glossary.html"),
-                                             ("rnea", "chapters/05_newton_euler_recursive.html")])
+                                             ("rnea", "chapters/05_newton_euler_recursive.html"),
+                                             ("伴随变换", "zh/chapters/02_rigid_motions_dh.html"),
+                                             ("麦克纳姆轮", "zh/chapters/09_mecanum_wheels.html")])
 def test_search_finds(site, server, browser, query, expected):
+    """The English search, and the Chinese edition's search (site/zh/search.html) on Chinese text."""
     base, _ = server
+    edition = "zh/" if expected.startswith("zh/") else ""
+    if edition and not (ROOT / "chapters" / "zh" / Path(expected).with_suffix(".ipynb").name).exists():
+        pytest.fail(f"{expected} is not in the Chinese edition: update this test")
     context = browser.new_context(viewport=_lab.VIEWPORT)
     try:
         page = context.new_page()
-        page.goto(f"{base}/search.html?q={urllib.parse.quote(query)}")
+        page.goto(f"{base}/{edition}search.html?q={urllib.parse.quote(query)}")
         page.wait_for_selector("#search-results ul.search li", timeout=30_000)
         page.wait_for_function("() => !document.querySelector('#search-progress') || "
                                "document.querySelector('#search-progress').innerText.trim() === ''",

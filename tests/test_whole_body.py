@@ -170,7 +170,11 @@ def test_push_simulation_recovers_or_reports():
     assert np.nanmax(small.friction_ratio) <= 1.0 + 1e-7
     assert np.abs(small.tau).max() <= 80.0 + 1e-7
     assert np.abs(small.com[:, 1] - small.com[0, 1]).max() > 1e-3  # the push moved it ...
+    assert np.abs(small.dynamics_residual).max() < 1e-8 and np.abs(small.contact_residual).max() < 1e-8
     big = kl.simulate_push(m, q, FEET, [0.0, 600.0, 0.0], duration=0.15, dt=5e-3, tau_max=_tau_max())
     assert big.first_infeasible is not None and big.first_infeasible >= 0.05  # ... this one cannot be held
     assert not big.qp_ok.all()
     assert np.abs(big.tau).max() <= 80.0 + 1e-7
+    # where the strict QP failed, the soft re-solve's torques were applied: its forces and residuals are kept
+    soft = ~big.qp_ok & np.isfinite(big.dynamics_residual)
+    assert soft.any() and np.abs(big.forces[soft]).max() > 0.0 and big.dynamics_residual[soft].max() < 1e-8

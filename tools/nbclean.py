@@ -33,6 +33,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 HOOKED_FOLDERS = ("chapters", "exercises")
+TRANSLATED = ("zh",)    # chapters/zh, exercises/zh: the Chinese edition (tools/translate.py)
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # What JupyterLab writes when it opens a notebook with the pinned kernel (ipykernel 7.4.0 from
 # requirements/, the CI interpreter CPython 3.11.7): its kernelspec and the kernel_info reply's
@@ -116,7 +117,8 @@ def pre_save_hook(model, path, contents_manager, **kwargs):
         name = Path(contents_manager.root_dir, path).resolve().relative_to(REPO)
     except ValueError:
         return  # not in this repository
-    if len(name.parts) != 2 or name.parts[0] not in HOOKED_FOLDERS:
+    if name.parts[0] not in HOOKED_FOLDERS or not (
+            len(name.parts) == 2 or (len(name.parts) == 3 and name.parts[1] in TRANSLATED)):
         return
     committed = committed_text(REPO, name.as_posix())
     if committed is None:

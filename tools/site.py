@@ -19,6 +19,11 @@ twice in git:
 * ``glossary.md``    chapter 1's bilingual glossary (its section "Glossary" up to the summary);
 * ``docs/notation.md`` the notation page as it is in ``docs/`` (chapter 1 links to it there).
 
+The Chinese edition (``chapters/zh``, ``exercises/zh``, written by tools/translate.py) is a second
+Sphinx build of the same configuration into ``site/zh/``: its start page from ``README.zh.md`` and
+a table of every chapter (untranslated ones link to the English page); every page of either
+edition links the other (the same page when it exists there) in its header.
+
 The Binder links are built from one repository URL: ``KL_SITE_REPOSITORY`` (e.g.
 ``https://github.com/OWNER/REPO``; ``KL_SITE_BRANCH``, default ``main``), else the ``origin``
 remote when it is on GitHub; without either the box says so instead of linking.
@@ -48,6 +53,9 @@ ORIGINALS = "_notebooks"   # the notebooks as committed, for the download links 
 SLIDER_CALL = "interactive_view("
 SLIDER_NOTE = ("*▶ Interactive in JupyterLab:* the figure above is the static view at the sliders' "
                "initial values; run the chapter in JupyterLab to move them.")
+SLIDER_NOTE_ZH = ("*▶ 在 JupyterLab 中可交互：* 上图是滑块初始值下的静态视图；在 JupyterLab 中运行本章，"
+                  "即可拖动滑块。")
+ZH = "zh"    # the Chinese edition: chapters/zh, exercises/zh (tools/translate.py) -> site/zh/
 RUN_COMMANDS = ("python3 tasks.py lab    # install the student environment and open JupyterLab\n"
                 "python3 tasks.py test   # install the development environment and run every test")
 
@@ -113,13 +121,16 @@ def _box(title: str, lines: list[str], css: str) -> str:
     return f"````{{admonition}} {title}\n:class: {css}\n\n{body}\n````\n"
 
 
-def stage_notebook(src: Path, dst: Path, box: str) -> int:
-    """Copy a notebook, insert ``box`` after its title and the slider note under every slider cell;
-    returns the number of slider cells."""
+def stage_notebook(src: Path, dst: Path, box: str, note: str = SLIDER_NOTE, links=None) -> int:
+    """Copy a notebook, insert ``box`` after its title and the slider note under every slider cell
+    (``links``: a function that rewrites the links of a markdown text); returns the number of
+    slider cells."""
     nb = json.loads(src.read_text(encoding="utf-8"))
     cells, sliders = [], 0
     for k, cell in enumerate(nb["cells"]):
         cell = copy.deepcopy(cell)
+        if links is not None and cell["cell_type"] == "markdown":
+            cell["source"] = links(_source(cell))
         text = _source(cell)
         if k == 0 and cell["cell_type"] == "markdown" and text.startswith("# "):
             title, _, rest = text.partition("\n")
@@ -131,7 +142,7 @@ def stage_notebook(src: Path, dst: Path, box: str) -> int:
         cells.append(cell)
         if cell["cell_type"] == "code" and SLIDER_CALL in text and cell.get("outputs"):
             sliders += 1
-            cells.append(_markdown_cell(f"```{{rst-class}} kl-slider-note\n```\n{SLIDER_NOTE}\n"))
+            cells.append(_markdown_cell(f"```{{rst-class}} kl-slider-note\n```\n{note}\n"))
     for k, cell in enumerate(cells):
         if not cell.get("id"):
             cell["id"] = f"kl-site-{k}"
@@ -185,7 +196,8 @@ def _title(nb_path: Path) -> str:
 def write_pages(stage: Path, chapters: list[str], exercises: list[str], solutions: list[str]) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     title = readme.splitlines()[0].removeprefix("# ").strip()
-    intro = readme.split("\n## ", 1)[0].split("\n", 1)[1].strip().split("\n\n", 1)[0]  # its first paragraph
+    intro = next(p for p in readme.split("\n## ", 1)[0].split("\n", 1)[1].strip().split("\n\n")
+                 if not p.startswith("English ·"))   # its first paragraph (after the language line)
     sections = _md_sections(readme)
     names = {f"chapters/{c}" for c in chapters} | {f"exercises/{e}" for e in exercises}
     covers = _linked_table(_section(sections, "What the collection covers", "README.md"), names)
@@ -264,6 +276,124 @@ def stage(with_solutions: bool, where: Path = STAGE) -> dict:
     return {"chapters": len(chapters), "exercises": len(exercises), "solutions": len(solutions), "sliders": sliders}
 
 
+# ------------------------------------------------------------------------ the Chinese edition
+def chapter_box_zh(name: str, exercise: str | None, repo, branch) -> str:
+    lines = [f"* **下载**本章 notebook：{{download}}`{name} </{ORIGINALS}/chapters/{name}>`（已执行并提交：下面的每个"
+             "数字和图都在其中）。"]
+    if exercise:
+        lines.append(f"* **练习**：[{Path(exercise).stem}](../exercises/{exercise})（自动检查；"
+                     f"`python3 tasks.py work {name[:2]} --lang zh` 把它复制到你的 `work/zh/` 文件夹）。")
+    lines += ["* 在自己的电脑上**运行**（只需 Python ≥ 3.10），在仓库文件夹中执行：",
+              "", "  ```bash", *("  " + line for line in RUN_COMMANDS.splitlines()), "  ```", "",
+              f"  然后在 JupyterLab 中打开 `chapters/zh/{name}`，选择 *Run → Run All Cells*：滑块即可使用。",
+              "* **或在云端运行**：" + binder_link(repo, branch, f"chapters/zh/{name}") + "。"]
+    return _box("运行本章", lines, "kl-run-box")
+
+
+def exercise_box_zh(name: str, chapter: str | None, repo, branch) -> str:
+    lines = [f"* **下载** notebook：{{download}}`{name} </{ORIGINALS}/exercises/{name}>`。"]
+    if chapter:
+        lines.append(f"* **对应章节**：[{Path(chapter).stem}](../chapters/{chapter})。")
+    lines += [f"* 在自己的文件夹中**完成练习**：`python3 tasks.py work {name[:2]} --lang zh` 把它复制到 `work/zh/`，"
+              "`python3 tasks.py lab` 打开 JupyterLab；每个答案是一个函数，由其下方的单元格检查。",
+              "* **或在云端运行**：" + binder_link(repo, branch, f"exercises/zh/{name}") + "。"]
+    return _box("完成这些练习", lines, "kl-run-box")
+
+
+def _english_page(path: str, text: str, up: str = "../") -> str:
+    """A link from a page of the Chinese edition (``up``: from it to site/zh/, then one more) to a
+    page of the English one."""
+    text = re.sub(r"`([^`]*)`", r"<code>\1</code>", text)
+    return f'<a href="{up}{path}">{text}</a>'
+
+
+def _links_to_english(folder: str):
+    """For a notebook of ``<folder>/zh/``: a relative link that leaves the Chinese edition (an
+    untranslated chapter ``../05_….ipynb``, ``../../docs/notation.md``) becomes a link to that
+    page of the English site, which the Chinese one sits in (``site/zh/``)."""
+    here = ROOT / folder / ZH
+
+    def fix(match):
+        label, url = match[1], match[2]
+        path, _, anchor = url.partition("#")
+        if not path.startswith("../"):
+            return match[0]
+        target = (here / path).resolve().relative_to(ROOT).with_suffix(".html").as_posix()
+        return _english_page(target + (f"#{anchor}" if anchor else ""), label, up="../../")
+    return lambda text: re.sub(r"\[([^\]]*)\]\(([^)\s]+)\)", fix, text)
+
+
+def write_pages_zh(stage: Path, chapters: list[str], exercises: list[str]) -> None:
+    readme = (ROOT / "README.zh.md").read_text(encoding="utf-8")
+    title = readme.splitlines()[0].removeprefix("# ").strip()
+    intro = readme.split("\n## ", 1)[0].split("\n", 1)[1].strip().split("\n\n")
+    intro = next(p for p in intro if not p.startswith(("[", "<", ">")))   # the first paragraph of prose
+    english = sorted(p.name for p in (ROOT / "chapters").glob("*.ipynb"))
+    english_ex = sorted(p.name for p in (ROOT / "exercises").glob("*.ipynb"))
+    rows = []
+    for c in english:
+        if c in chapters:
+            rows.append(f"| [{_title(stage / 'chapters' / c)}](chapters/{c}) | 中文 |")
+        else:
+            rows.append(f"| {_english_page('chapters/' + c[:-6] + '.html', _title(ROOT / 'chapters' / c))} | 英文（尚未翻译） |")
+    ex_rows = []
+    for e in english_ex:
+        if e in exercises:
+            ex_rows.append(f"| [{_title(stage / 'exercises' / e)}](exercises/{e}) | 中文 |")
+        else:
+            ex_rows.append(f"| {_english_page('exercises/' + e[:-6] + '.html', _title(ROOT / 'exercises' / e))} | 英文（尚未翻译） |")
+    toc = lambda caption, folder, items: (  # noqa: E731
+        f"```{{toctree}}\n:caption: {caption}\n:hidden:\n:maxdepth: 2\n\n"
+        + "\n".join(f"{folder}/{Path(i).stem}" for i in items) + "\n```\n")
+    index = [f"# {title}\n", intro + "\n",
+             _box("阅读、下载、运行", [
+                 "下面每一章都是本书的一页，由已提交、已执行的 notebook 生成：正文、公式、代码、打印的数字以及每个滑块的"
+                 "静态图。中文版与英文版的代码和输出完全相同，只有正文是翻译。要运行 notebook、拖动滑块，请在自己的电脑上"
+                 "安装本书（只需 Python ≥ 3.10），在其文件夹中执行：", "",
+                 "```bash", RUN_COMMANDS, "```", "",
+                 "然后在 JupyterLab 中打开 `chapters/zh/`。用 `python3 tasks.py site` 可以自己生成这个网站。"], "kl-run-box"),
+             "## 章节\n", "| 章节 | 语言 |\n| --- | --- |\n" + "\n".join(rows) + "\n",
+             "## 练习\n", "| 练习 | 语言 |\n| --- | --- |\n" + "\n".join(ex_rows) + "\n",
+             "## 参考\n",
+             f"* {_english_page('glossary.html', '术语表（Glossary）')}：中英文术语对照及其所在章节。\n"
+             f"* {_english_page('conventions.html', '约定（Conventions）')}：单位、坐标系、顺序、重力、浮动基座、DH。\n"
+             f"* {_english_page('docs/notation.html', '符号（Notation）')}：各章的每个符号及其在代码中的名称。\n",
+             toc("章节", "chapters", chapters), toc("练习", "exercises", exercises)]
+    (stage / "index.md").write_text("\n".join(index), encoding="utf-8")
+
+
+def stage_zh(where: Path) -> dict:
+    """The Sphinx source folder of the Chinese edition (chapters/zh, exercises/zh), emptied first."""
+    if where.exists():
+        shutil.rmtree(where)
+    where.mkdir(parents=True)
+    repo, branch = repository()
+    chapters = sorted(p.name for p in (ROOT / "chapters" / ZH).glob("*.ipynb"))
+    exercises = sorted(p.name for p in (ROOT / "exercises" / ZH).glob("*.ipynb"))
+    for folder in ("chapters", "exercises"):
+        if (ROOT / folder / ZH).is_dir():
+            shutil.copytree(ROOT / folder / ZH, where / ORIGINALS / folder,
+                            ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    by_number = lambda items, n: next((i for i in items if i[:2] == n), None)  # noqa: E731
+    sliders = 0
+    for c in chapters:
+        sliders += stage_notebook(ROOT / "chapters" / ZH / c, where / "chapters" / c,
+                                  chapter_box_zh(c, by_number(exercises, c[:2]), repo, branch), SLIDER_NOTE_ZH,
+                                  _links_to_english("chapters"))
+    for e in exercises:
+        stage_notebook(ROOT / "exercises" / ZH / e, where / "exercises" / e,
+                       exercise_box_zh(e, by_number(chapters, e[:2]), repo, branch), SLIDER_NOTE_ZH,
+                       _links_to_english("exercises"))
+    write_pages_zh(where, chapters, exercises)
+    return {"chapters": len(chapters), "exercises": len(exercises), "solutions": 0, "sliders": sliders}
+
+
+def docnames(src: Path) -> list[str]:
+    """The pages of a staged source folder (what other pages link as ``name.html``)."""
+    return sorted(p.relative_to(src).with_suffix("").as_posix() for p in src.rglob("*")
+                  if p.suffix in (".md", ".ipynb") and not p.relative_to(src).parts[0].startswith("_"))
+
+
 MANIFEST = ".kl-site-files.json"   # in the output folder: every file the build wrote, with its hash
 
 
@@ -304,31 +434,44 @@ def main(argv: list[str]) -> int:
     work = Path(args.work).resolve()
     src, doctrees = work / STAGE.name, work / DOCTREES.name
     html = work / "site-html"   # Sphinx writes here (myst-nb puts jupyter_execute/ beside it), then copied to out
-    if html.exists():
-        shutil.rmtree(html)
+    html_zh = work / "site-html-zh"
+    for folder in (html, html_zh):
+        if folder.exists():
+            shutil.rmtree(folder)
     counts = stage(args.with_solutions, src)
-    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(CONF), "-d", str(doctrees),
-           "-W", "--keep-going", "-j", "1", str(src), str(html)]
-    if args.quiet:
-        cmd.insert(3, "-q")
-    print("[site] " + " ".join(cmd), flush=True)
+    src_zh = work / (STAGE.name + "-zh")
+    has_zh = any((ROOT / "chapters" / ZH).glob("*.ipynb"))
+    counts_zh = stage_zh(src_zh) if has_zh else None
     repo, branch = repository()
-    env = dict(os.environ, KL_SITE_BRANCH=branch)
-    if repo:
-        env["KL_SITE_REPOSITORY_RESOLVED"] = repo
-    rc = subprocess.call(cmd, cwd=ROOT, env=env)
-    if rc:
-        print(f"[site] Sphinx failed (exit {rc})", file=sys.stderr)
-        return rc
+    builds = [("en", src, doctrees, html, docnames(src_zh) if has_zh else [])]
+    if has_zh:
+        builds.append(("zh", src_zh, work / (DOCTREES.name + "-zh"), html_zh, docnames(src)))
+    for lang, source, trees, target, other in builds:
+        cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(CONF), "-d", str(trees),
+               "-W", "--keep-going", "-j", "1", str(source), str(target)]
+        if args.quiet:
+            cmd.insert(3, "-q")
+        print("[site] " + " ".join(cmd), flush=True)
+        env = dict(os.environ, KL_SITE_BRANCH=branch, KL_SITE_LANG=lang, KL_SITE_OTHER_PAGES=json.dumps(other))
+        if repo:
+            env["KL_SITE_REPOSITORY_RESOLVED"] = repo
+        rc = subprocess.call(cmd, cwd=ROOT, env=env)
+        if rc:
+            print(f"[site] Sphinx failed on the {lang} edition (exit {rc})", file=sys.stderr)
+            return rc
     shutil.copytree(html, out, dirs_exist_ok=True)
+    if has_zh:
+        shutil.copytree(html_zh, out / ZH, dirs_exist_ok=True)
     write_manifest(out)
     pages = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html")
-                   if not p.relative_to(out).parts[0].startswith("_") and p.name not in ("genindex.html", "search.html"))
+                   if not p.relative_to(out).parts[0].startswith("_") and p.relative_to(out).parts[0] != ZH and p.name not in ("genindex.html", "search.html"))
     print(f"[site] built {out}/index.html in {time.perf_counter() - t0:.1f} s: {len(pages)} pages "
           f"({counts['chapters']} chapters, {counts['exercises']} exercises"
           + (f", {counts['solutions']} solutions" if counts["solutions"] else "")
           + f", {len(pages) - counts['chapters'] - counts['exercises'] - counts['solutions']} other), "
-          f"{counts['sliders']} slider figures", flush=True)
+          f"{counts['sliders']} slider figures"
+          + (f"; Chinese edition in {out}/{ZH}/: {counts_zh['chapters']} chapters, {counts_zh['exercises']} exercises"
+             if counts_zh else ""), flush=True)
     return 0
 
 

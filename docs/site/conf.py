@@ -54,7 +54,16 @@ html_theme_options = {
     "home_page_in_toc": True,
     "navigation_with_keys": False,
     "article_header_start": ["toggle-primary-sidebar.html"],
+    "article_header_end": ["kl-lang-switch.html", "article-header-buttons.html"],   # English / 中文
 }
+templates_path = ["_templates"]
+# The Chinese edition is a second build of the same configuration (tools/site.py, KL_SITE_LANG=zh)
+# into site/zh/: the theme's own words in Chinese, the same search (English words plus Chinese
+# character runs and their pieces, klsite.SearchEnglishCJK).
+KL_SITE_LANG = os.environ.get("KL_SITE_LANG", "en")
+if KL_SITE_LANG == "zh":
+    language = "zh_CN"
+    project = html_title = "机器人运动学与动力学"
 _repo = os.environ.get("KL_SITE_REPOSITORY_RESOLVED")   # set by tools/site.py when a repository URL is known
 if _repo:
     html_theme_options.update({"repository_url": _repo, "use_repository_button": True,

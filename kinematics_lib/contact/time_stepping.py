@@ -102,7 +102,8 @@ def contact_step(M, v, f_ext, N, D, mu, dt, gap=None, restitution=0.0) -> Contac
     """One time step of rigid contact with friction, its LCP solved by Lemke (:func:`solve_lcp`).
 
     Arguments as :func:`contact_lcp`. Returns a :class:`ContactStep`; raises if Lemke does not
-    solve the LCP (it does for mu >= 0 and SPD M: the matrix is copositive-plus).
+    solve the LCP (it does for mu >= 0 and SPD M: the matrix is copositive, z^T A z = mu p_n gamma >= 0,
+    and Lemke processes this class -- Anitescu & Potra 1997; it is not copositive-plus when mu > 0).
     """
     with np.errstate(all="ignore"):
         A, q, Minv, v_free, c, cd, n = _build(*_checked(M, v, f_ext, N, D, mu, dt, gap, restitution))

@@ -22,7 +22,8 @@ import numpy as np
 
 from .. import _validate as check
 from ..dynamics.algorithms import aba, crba, gravity_torque, nonlinear_effects, rnea
-from ..dynamics.model import Model, planar_chain_model
+from ..dynamics.builders import planar_chain_model
+from ..dynamics.model import Model
 
 __all__ = ["TwoLinkArm", "JointInertia", "ModelPlant"]
 

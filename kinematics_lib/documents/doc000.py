@@ -20,7 +20,7 @@ from ..arms.kinematics import condition_number
 from ..contact.constrained import _delassus, _independent, _mass_matrix
 from ..dynamics.frames import forward_kinematics
 from ..dynamics.lagrange import LagrangianModel, derive_lagrangian, double_pendulum_lagrangian
-from ..dynamics.model import jcalc
+from ..dynamics.joints import jcalc
 from ..dynamics.newton_euler_3d import _cross, _revolute_chain
 from ..geometry.spatial import _crf, _crm, inertia_parts, motion_transform
 from ._common import fixed_lines, model_arg, nonempty, rows_match, state

@@ -11,17 +11,18 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from .algorithms import (_composite_inertias, _inertia_times, _inward, _level_transforms, _momenta_at_roots, _outward,
+from ._engine import (_composite_inertias, _inertia_times, _inward, _level_transforms, _momenta_at_roots, _outward,
                          _rnea_motions, _rnea_transforms, _to_parents)
 from .frames import _SKEW, _local_poses, _world_poses, cross
-from .model import Model, in_blocks, state
+from ._engine import in_blocks
+from .model import Model, state
 
 __all__ = ["center_of_mass", "centroidal_momentum_matrix", "centroidal_momentum"]
 
 
 def _com_positions(model: Model, T: np.ndarray) -> np.ndarray:
     """c_i = R_i c_i^B + p_i (nb, [N,] 3): the bodies' centres of mass in the world."""
-    c1 = model._derived["com1"].reshape((model.nb,) + (1,) * (T.ndim - 3) + (4, 1))
+    c1 = model._plan.com1.reshape((model.nb,) + (1,) * (T.ndim - 3) + (4, 1))
     return (T[..., :3, :] @ c1)[..., 0]
 
 
@@ -29,7 +30,7 @@ def _center_of_mass(model: Model, c: np.ndarray) -> np.ndarray:
     total = model.total_mass
     if total <= 0.0:
         raise ValueError("model has zero total mass: the centre of mass is undefined")
-    return np.tensordot(model._derived["mass"], c, axes=(0, 0)) / total
+    return np.tensordot(model._plan.mass, c, axes=(0, 0)) / total
 
 
 def center_of_mass(model: Model, q) -> np.ndarray:
@@ -54,18 +55,18 @@ def centroidal_momentum_matrix(model: Model, q) -> np.ndarray:
 
 @in_blocks
 def _centroidal_momentum_matrix(model: Model, q: np.ndarray) -> np.ndarray:
-    d = model._derived
-    if not d["levels"]:  # no body (every joint fixed to the world): no velocity coordinate
+    d = model._plan
+    if not d.levels:  # no body (every joint fixed to the world): no velocity coordinate
         return np.zeros(q.shape[:-1] + (6, 0))
     Xup = _level_transforms(model, q)
     IC = _composite_inertias(model, q, Xup)  # CRBA's composite inertias, body coordinates
     F = _momenta_at_roots(model, Xup, IC)  # momentum of each joint's unit motion, in its root's coordinates
-    roots = d["levels"][0].at
+    roots = d.levels[0].at
     R, p = _pose_of(Xup[roots])  # a root's pose in the world
     m, mc = IC[roots, ..., 0, 0], _vee(IC[roots, ..., 3:, :3])  # its subtree's mass and m c, root coordinates
     p_G = ((R @ mc[..., None])[..., 0] + m[..., None] * p).sum(axis=0) / m.sum(axis=0)[..., None]
     A = np.empty(F.shape)
-    for r, cols in d["root_columns"]:  # to the world, about the origin, then about G: L_G = L_O - p_G x (m v_G)
+    for r, cols in d.root_columns:  # to the world, about the origin, then about G: L_G = L_O - p_G x (m v_G)
         f = R[r] @ F[..., :3, cols]
         A[..., :3, cols] = f
         A[..., 3:, cols] = R[r] @ F[..., 3:, cols] + _cross_columns(p[r] - p_G, f)
@@ -103,15 +104,15 @@ def centroidal_momentum(model: Model, q, v) -> np.ndarray:
 
 @in_blocks
 def _centroidal_momentum(model: Model, q: np.ndarray, v: np.ndarray) -> np.ndarray:
-    d = model._derived
-    L = _local_poses(model, q, d["order"])  # T_parent,i in level order; a root's is its world pose
+    d = model._plan
+    L = _local_poses(model, q, d.order)  # T_parent,i in level order; a root's is its world pose
     Xup = _rnea_transforms(model, q)
     V = _outward(model, Xup, _rnea_motions(model, v))  # v_i = Xup_i v_parent + S_i qd_i
-    H = _inward(model, Xup, _inertia_times(d["inertia_lv"], V))  # h_i = I_i v_i, then h_parent += Xup_i^T h_i
-    Z = np.broadcast_to(d["first_moment_lv"][:, None] if q.ndim == 2 else d["first_moment_lv"], L.shape[:-1]).copy()
-    for lv in d["levels"][:0:-1]:
+    H = _inward(model, Xup, _inertia_times(d.inertia_lv, V))  # h_i = I_i v_i, then h_parent += Xup_i^T h_i
+    Z = np.broadcast_to(d.first_moment_lv[:, None] if q.ndim == 2 else d.first_moment_lv, L.shape[:-1]).copy()
+    for lv in d.levels[:0:-1]:
         _to_parents(Z, lv, (L[lv.at] @ Z[lv.at][..., None])[..., 0])  # [m c; m] of every subtree
-    roots = d["levels"][0].at if d["levels"] else slice(0, 0)  # no body: no root
+    roots = d.levels[0].at if d.levels else slice(0, 0)  # no body: no root
     R, p = L[roots, ..., :3, :3], L[roots, ..., :3, 3]
     Hr = H[roots] if q.ndim == 1 else np.swapaxes(H[roots], 1, 2)  # (roots, [N,] 6)
     f = (R @ Hr[..., :3, None])[..., 0]  # each root's momentum in world axes, about its origin p

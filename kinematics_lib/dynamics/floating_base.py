@@ -58,7 +58,7 @@ __all__ = [
 def configuration(model: Model, q, name: str = "q") -> np.ndarray:
     """q checked: shape (nq,), finite, and the quaternion of every free joint of unit norm."""
     q = check.vector(q, model.nq, name)
-    for i in model._derived["free"]:
+    for i in model._plan.free:
         k = model.q_slice[i].start + 3
         check.unit_quaternion(q[k:k + 4], f"{name}[{k}:{k + 4}] (the quaternion of {model.body_joint[i]!r})")
     return q

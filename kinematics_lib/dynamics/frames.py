@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from .model import Model, _free_joint_pose, _joint_coefficients, _joint_coordinates, state
+from .joints import _free_joint_pose, _joint_coefficients, _joint_coordinates
+from .model import Model, state
 from ..geometry.rotations import quat_to_matrix, so3_exp
 from ..geometry.spatial import motion_transform
 from ..geometry.transforms import adjoint, transform_inverse
@@ -67,14 +68,14 @@ def cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _local_poses(model: Model, q: np.ndarray, bodies: np.ndarray) -> np.ndarray:
     """T_tree_i T_J(q_i) for the bodies listed: (k, 4, 4), or (k, N, 4, 4) for a batch q (N, nq).
 
-    Affine in [1, c1, c2] like Xup (see :func:`kinematics_lib.dynamics.model.joint_transforms`).
+    Affine in [1, c1, c2] like Xup (see :func:`kinematics_lib.dynamics.joints.joint_transforms`).
     """
-    d = model._derived
+    d = model._plan
     coeffs = _joint_coefficients(model, q)[bodies]
     if q.ndim == 1:
-        L = (coeffs[:, None, :] @ d["P4"][bodies]).reshape(len(bodies), 4, 4)
+        L = (coeffs[:, None, :] @ d.P4[bodies]).reshape(len(bodies), 4, 4)
     else:
-        L = (coeffs @ d["P4"][bodies]).reshape(len(bodies), q.shape[0], 4, 4)
+        L = (coeffs @ d.P4[bodies]).reshape(len(bodies), q.shape[0], 4, 4)
     for k, i in enumerate(bodies):
         if model.joint_types[i] == "free":
             L[k] = _mm(model.T_tree[i], _free_joint_pose(q[..., model.q_slice[i]]))
@@ -84,9 +85,9 @@ def _local_poses(model: Model, q: np.ndarray, bodies: np.ndarray) -> np.ndarray:
 def _world_poses(model: Model, q: np.ndarray, bodies=None) -> np.ndarray:
     """T_Wi = T_W,parent(i) T_tree_i T_J(q_i) for ``bodies`` (a support chain, root first; default
     all): (k, 4, 4) or (k, N, 4, 4). Only these bodies are visited (a foot: its 4 supports)."""
-    d = model._derived
+    d = model._plan
     if bodies is None:
-        bodies, where = np.arange(model.nb), d["parent_array"]
+        bodies, where = np.arange(model.nb), d.parent_array
     else:
         where = np.arange(-1, len(bodies) - 1)  # a support chain: the parent is the previous entry
     T = _local_poses(model, q, bodies)
@@ -127,7 +128,7 @@ def _frame(model: Model, name: str) -> tuple[int, np.ndarray]:
 
 def _frame_pose(model: Model, q: np.ndarray, body: int, T_BF: np.ndarray):
     """(T_WF, poses of body's support chain) for a checked q."""
-    T = _world_poses(model, q, model._derived["support"][body])
+    T = _world_poses(model, q, model._plan.support[body])
     return _mm(T[-1], T_BF), T
 
 
@@ -155,7 +156,7 @@ def frame_jacobian(model: Model, q, link_name: str) -> np.ndarray:
     if body < 0:
         return J
     T_WF, T = _frame_pose(model, q, body, T_BF)
-    dofs, where, s = model._derived["support_dofs"][body]  # s (nd, 3, 2): [s_v, s_w] columns
+    dofs, where, s = model._plan.support_dofs[body]  # s (nd, 3, 2): [s_v, s_w] columns
     Tk = T[where]
     Rs = Tk[..., :3, :3] @ (s if q.ndim == 1 else s[:, None])  # (nd, [N,] 3, 2)
     w = Rs[..., 1]
@@ -188,7 +189,7 @@ def frame_jacobian_time_variation(model: Model, q, v, link_name: str) -> np.ndar
     if body < 0:
         return dJ
     T_WF, T = _frame_pose(model, q, body, T_BF)
-    dofs, where, s = model._derived["support_dofs"][body]  # where: chain position of each dof's body
+    dofs, where, s = model._plan.support_dofs[body]  # where: chain position of each dof's body
     Tk = T[where]
     Rs = Tk[:, :3, :3] @ s  # (nd, 3, 2)
     sv, w = Rs[..., 0], Rs[..., 1]
@@ -233,7 +234,7 @@ def screw_axes(model: Model, link_name: str, space: bool = True) -> tuple[np.nda
     if body < 0:
         return np.array(T_BF), S
     M, T = _frame_pose(model, q0, body, T_BF)
-    dofs, where, s = model._derived["support_dofs"][body]  # s (nd, 3, 2): [s_v, s_w] in the body frame
+    dofs, where, s = model._plan.support_dofs[body]  # s (nd, 3, 2): [s_v, s_w] in the body frame
     R, p = T[where, :3, :3], T[where, :3, 3]
     w = (R @ s[..., 1:])[..., 0]
     v = (R @ s[..., :1])[..., 0] + np.cross(p, w)

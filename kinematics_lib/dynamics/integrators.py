@@ -39,6 +39,10 @@ __all__ = [
     "integrate_adaptive",
     "integrate_fixed_step",
     "count_calls",
+    "OSCILLATOR_METHODS",
+    "oscillator_step_matrix",
+    "oscillator_stability_limit",
+    "simulate_oscillator",
 ]
 
 
@@ -223,3 +227,96 @@ def count_calls(f: Callable) -> Callable:
 
     wrapped.calls = 0
     return wrapped
+
+
+# ---------------------------------------------------------------- stiff systems: the linear test oscillator
+
+#: the three one-step methods compared on a stiff spring (chapter 4, section "stiff systems")
+OSCILLATOR_METHODS = ("explicit", "semi-implicit", "implicit")
+
+
+def _oscillator_args(omega, zeta, method):
+    omega, zeta = check.positive(omega, "omega"), check.nonnegative(zeta, "zeta")
+    if omega > 1e8 or zeta > 1e4:
+        raise check.InputError(f"omega must be at most 1e8 rad/s and zeta at most 1e4, got {omega:g}, {zeta:g}")
+    return omega, zeta, check.one_of(method, OSCILLATOR_METHODS, "method")
+
+
+def _step_matrix(omega: float, zeta: float, dt: float, method: str) -> np.ndarray:
+    w2, c = omega * omega * dt * dt, 2.0 * zeta * omega * dt          # (omega dt)^2 and 2 zeta omega dt
+    if method == "explicit":
+        return np.array([[1.0, dt], [-omega * omega * dt, 1.0 - c]])
+    if method == "semi-implicit":                                       # v first, then x with the new v
+        return np.array([[1.0 - w2, dt * (1.0 - c)], [-omega * omega * dt, 1.0 - c]])
+    return np.array([[1.0 + c, dt], [-omega * omega * dt, 1.0]]) / (1.0 + c + w2)   # (I - dt A)^-1
+
+
+def oscillator_step_matrix(omega, zeta, dt, method="explicit") -> np.ndarray:
+    """G (2, 2) with [x; v]_(k+1) = G [x; v]_k for x'' + 2 zeta omega x' + omega^2 x = 0.
+
+    A spring k [N/m] and damper on a mass m [kg] (a stiff contact) has omega = sqrt(k/m) [rad/s]
+    and damping ratio zeta [-]; dt [s]. With A = [[0, 1], [-omega^2, -2 zeta omega]]:
+
+    * ``"explicit"`` Euler (显式欧拉)         G = I + dt A;
+    * ``"semi-implicit"`` (symplectic) Euler  v+ = v + dt (-omega^2 x - 2 zeta omega v), x+ = x + dt v+;
+    * ``"implicit"`` (backward) Euler (隐式欧拉)  G = (I - dt A)^-1.
+
+    The run is stable (bounded) when the spectral radius max |eig G| is at most 1; see
+    :func:`oscillator_stability_limit` for the largest such dt.
+    """
+    omega, zeta, method = _oscillator_args(omega, zeta, method)
+    dt = check.positive(dt, "dt")
+    return check.finite_result(_step_matrix(omega, zeta, dt, method), "G", "omega, zeta, dt")
+
+
+def oscillator_stability_limit(omega, zeta, method="explicit") -> float:
+    """The largest step dt_max [s] for which :func:`oscillator_step_matrix` has max |eig| <= 1.
+
+    Derived from the eigenvalues (chapter 4 derives and checks them):
+
+    * explicit Euler: the eigenvalue lambda of A must lie in the disc |1 + lambda dt| <= 1, so
+      dt_max = 2 zeta / omega for zeta <= 1 (0 without damping: every step gains energy) and
+      2 / (omega (zeta + sqrt(zeta^2 - 1))) = 2 / |lambda_fast| for an overdamped spring;
+    * semi-implicit Euler: det G = 1 - 2 zeta omega dt, tr G = 2 - (omega dt)^2 - 2 zeta omega dt,
+      and |tr G| <= 1 + det G gives dt_max = 2 (sqrt(1 + zeta^2) - zeta) / omega
+      (2 / omega without damping);
+    * implicit Euler: stable for every dt (returns ``inf``).
+    """
+    omega, zeta, method = _oscillator_args(omega, zeta, method)
+    if method == "implicit":
+        return float("inf")
+    if method == "semi-implicit":
+        return 2.0 * (math.sqrt(1.0 + zeta * zeta) - zeta) / omega
+    if zeta <= 1.0:
+        return 2.0 * zeta / omega
+    return 2.0 / (omega * (zeta + math.sqrt(zeta * zeta - 1.0)))
+
+
+def simulate_oscillator(omega, zeta, x0, v0, dt, t_final=1.0, method="explicit", blowup=1e6):
+    """(t (N+1,), X (N+1, 2)): the damped spring x'' + 2 zeta omega x' + omega^2 x = 0 stepped
+    with ``method`` (see :func:`oscillator_step_matrix`) from x0 [m], v0 [m/s], step dt [s].
+
+    The grid is t_k = k dt up to t_final [s] (at most 10^6 steps). An unstable run stops at the
+    first sample whose amplitude sqrt(x^2 + (v/omega)^2) exceeds ``blowup`` times the initial
+    one (so t may end before t_final), instead of overflowing.
+    """
+    omega, zeta, method = _oscillator_args(omega, zeta, method)
+    x0, v0, dt = check.scalar(x0, "x0"), check.scalar(v0, "v0"), check.positive(dt, "dt")
+    t_final, blowup = check.positive(t_final, "t_final"), check.positive(blowup, "blowup")
+    if t_final / dt > MAX_STEPS:
+        raise check.InputError(f"t_final / dt must be at most {MAX_STEPS} steps, got t_final = {t_final:g} s, "
+                               f"dt = {dt:g} s")
+    if abs(x0) > 1e100 or abs(v0) > 1e100 or blowup > 1e100:
+        raise check.InputError("x0, v0 and blowup must be at most 1e100 in magnitude")
+    G = _step_matrix(omega, zeta, dt, method)
+    n = int(math.floor(t_final / dt + 1e-9))
+    X = np.empty((n + 1, 2))
+    X[0] = x0, v0
+    limit = blowup * max(math.hypot(x0, v0 / omega), 1e-300)
+    k = 0
+    while k < n:
+        X[k + 1] = G @ X[k]
+        k += 1
+        if math.hypot(X[k, 0], X[k, 1] / omega) > limit:
+            break
+    return np.arange(k + 1) * dt, X[:k + 1].copy()

@@ -4,7 +4,7 @@ regressor, base parameters, excitation trajectories, measured signals and least 
 Imports the maths layers below it (``geometry`` ... ``control``).
 """
 
-from . import friction, drives, regressor, identifiability, excitation, signals, least_squares, experiment, physical
+from . import friction, drives, regressor, identifiability, excitation, signals, least_squares, experiment, physical, lugre_fit
 from .friction import *  # noqa: F401,F403
 from .drives import *  # noqa: F401,F403
 from .regressor import *  # noqa: F401,F403
@@ -14,6 +14,7 @@ from .signals import *  # noqa: F401,F403
 from .least_squares import *  # noqa: F401,F403
 from .experiment import *  # noqa: F401,F403
 from .physical import *  # noqa: F401,F403
+from .lugre_fit import *  # noqa: F401,F403
 
 __all__ = [*friction.__all__, *drives.__all__, *regressor.__all__, *identifiability.__all__, *excitation.__all__,
-           *signals.__all__, *least_squares.__all__, *experiment.__all__, *physical.__all__]
+           *signals.__all__, *least_squares.__all__, *experiment.__all__, *physical.__all__, *lugre_fit.__all__]

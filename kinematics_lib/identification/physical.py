@@ -203,6 +203,21 @@ class StribeckFit:
     status: int
 
 
+def _friction_torques(v: np.ndarray, tau_f, v_limit: float, v_kind: str, tau_limit: float, sample: str) -> np.ndarray:
+    """tau_f (N,) checked against the velocities v (N,) of a friction experiment: one finite torque
+    per sample, |v| <= v_limit [rad/s] (v must be ``v_kind``) and |tau_f| <= tau_limit [N m]."""
+    if np.abs(v).max() > v_limit:
+        raise check.InputError(f"v must be {v_kind}, |v| <= {v_limit:g} rad/s, got {np.abs(v).max():.3g}")
+    tau_f = check._array(tau_f, "tau_f")
+    if tau_f.shape != v.shape:
+        raise check.InputError(f"tau_f must have the shape of v, {v.shape} (one torque per {sample}), got {tau_f.shape}")
+    tau_f = check.vector(tau_f, v.size, "tau_f")
+    if np.abs(tau_f).max() > tau_limit:
+        raise check.InputError(f"tau_f must be a physical torque, |tau_f| <= {tau_limit:g} N m, got "
+                               f"{np.abs(tau_f).max():.3g}")
+    return tau_f
+
+
 def fit_stribeck(v, tau_f, delta: float = 2.0, x0=None) -> StribeckFit:
     """Fit τ_f = sign(v) (f_c + (f_s − f_c) exp(−|v / v_s|^δ)) + f_v v (``stribeck_friction``) to a
     velocity sweep (v (N,) rad/s, tau_f (N,) N m) by ``scipy.optimize.least_squares`` (trust region,
@@ -214,14 +229,7 @@ def fit_stribeck(v, tau_f, delta: float = 2.0, x0=None) -> StribeckFit:
     v = check.vector(v, None, "v")
     if v.size < 6 or np.count_nonzero(v) < 5:
         raise check.InputError(f"v must hold at least 6 velocities (5 non-zero) for 4 parameters, got {v.size}")
-    if np.abs(v).max() > 1e6:
-        raise check.InputError(f"v must be a physical speed, |v| <= 1e6 rad/s, got {np.abs(v).max():.3g}")
-    tau_f = check._array(tau_f, "tau_f")
-    if tau_f.shape != v.shape:
-        raise check.InputError(f"tau_f must have the shape of v, {v.shape} (one torque per velocity), got {tau_f.shape}")
-    tau_f = check.vector(tau_f, v.size, "tau_f")
-    if np.abs(tau_f).max() > 1e12:
-        raise check.InputError(f"tau_f must be a physical torque, |tau_f| <= 1e12 N m, got {np.abs(tau_f).max():.3g}")
+    tau_f = _friction_torques(v, tau_f, 1e6, "a physical speed", 1e12, "velocity")
     delta = check.positive(delta, "delta")
     if delta > 10.0:
         raise check.InputError(f"delta must be in (0, 10], got {delta:g}")

@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from ..dynamics.model import Model, jcalc  # noqa: F401 (Model: type hints)
+from ..dynamics.joints import jcalc
+from ..dynamics.model import Model  # noqa: F401 (Model: type hints)
 from ..geometry.spatial import _crf, _crm, crf, spatial_inertia
 from ..geometry.rotations import _skew
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import _validate as check
 from ..arms.ik import IKResult, wrap_angle
+from ..contact.floating import _frames
 from ..dynamics.frames import forward_kinematics
 from ..dynamics.model import Model
 from ..geometry.spatial import spatial_inertia
@@ -249,14 +250,7 @@ def _configuration(model: Model, q, name: str = "q") -> np.ndarray:
 
 def _feet(model: Model, feet) -> tuple:
     """A tuple of frame names (one string is one foot)."""
-    if isinstance(feet, str):
-        feet = (feet,)
-    if not isinstance(feet, (tuple, list)) or not 1 <= len(feet) <= MAX_FEET:
-        raise check.InputError(f"feet must be a list of 1 to {MAX_FEET} frame names, got {check.describe(feet)}")
-    for k, f in enumerate(feet):
-        if not isinstance(f, str) or f not in model.frames:
-            raise check.InputError(f"feet[{k}] must be the name of a frame of the model, got {check.describe(f)}")
-    return tuple(feet)
+    return _frames(model, feet, MAX_FEET)
 
 
 def _point_jacobian(model: Model, T: np.ndarray, body: int, p: np.ndarray) -> np.ndarray:

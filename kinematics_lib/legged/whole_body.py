@@ -330,11 +330,14 @@ class PushRun:
     """A push on a standing robot under the whole-body QP, sampled every step.
 
     t (N,) [s]; q (N, nq); v (N, nv); push (N, 3) [N]; tau (N, n) [N m]: the torques applied;
-    forces (N, k, 3) [N]: the QP's planned ground forces (zero rows where it was infeasible);
+    forces (N, k, 3) [N]: the ground forces of the QP whose torques were applied (where the strict
+    QP was infeasible, the soft re-solve's; zero rows where neither was solved);
     contact_forces (N, k, 3) [N]: the forces the time stepping produced; qp_ok (N,) bool;
-    friction_ratio (N, k): ‖f_t‖ / (μ f_n) of the QP's forces (nan where infeasible);
+    friction_ratio (N, k): ‖f_t‖ / (μ f_n) of those forces (nan where no QP was solved);
     com (N, 3) [m]; first_infeasible: the first time [s] the QP was infeasible, or None;
-    solve_time (N,) [s] (wall clock, for benchmarks only).
+    solve_time (N,) [s] (wall clock, for benchmarks only); dynamics_residual (N,) [N, N m] and
+    contact_residual (N,) [m/s²]: those of the QP solution whose torques were applied (the soft
+    re-solve where the strict QP was infeasible; nan where neither was solved).
     """
 
     t: np.ndarray
@@ -350,6 +353,8 @@ class PushRun:
     first_infeasible: float | None
     feet: tuple
     solve_time: np.ndarray
+    dynamics_residual: np.ndarray
+    contact_residual: np.ndarray
 
 
 def simulate_push(model: Model, q0, feet, push, *, push_start=0.05, push_duration=0.1, duration=0.4, dt=4e-3,
@@ -412,11 +417,12 @@ def simulate_push(model: Model, q0, feet, push, *, push_start=0.05, push_duratio
             q_next, v_next, F = _step(model, q, v, tau, feet, dt, mu, n_faces or 8, 0.01, tau_ext)
         except check.InputError:  # the state left every physical range (the robot was thrown away)
             break
-        plan = res.forces if ok else np.zeros((k, 3))
-        ratio = res.friction_ratio if ok else np.full(k, np.nan)
-        rows.append((t, q, v, F_push, tau, plan, F, ok, ratio, p_G, res.solve_time))
+        plan = res.forces if res.ok else np.zeros((k, 3))
+        ratio = res.friction_ratio if res.ok else np.full(k, np.nan)
+        resid = (res.dynamics_residual, res.contact_residual) if res.ok else (np.nan, np.nan)
+        rows.append((t, q, v, F_push, tau, plan, F, ok, ratio, p_G, res.solve_time, *resid))
         if not (np.abs(v_next).max() < 1e3):
             break
         q, v = q_next, v_next
-    t, Q, V, Fp, Tau, Pl, Fc, OK, Ra, G, St = (np.array(x) for x in zip(*rows))
-    return PushRun(t, Q, V, Fp, Tau, Pl, Fc, OK.astype(bool), Ra, G, first, feet, St)
+    t, Q, V, Fp, Tau, Pl, Fc, OK, Ra, G, St, Rd, Rc = (np.array(x) for x in zip(*rows))
+    return PushRun(t, Q, V, Fp, Tau, Pl, Fc, OK.astype(bool), Ra, G, first, feet, St, Rd, Rc)

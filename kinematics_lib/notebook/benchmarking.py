@@ -38,8 +38,9 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from .. import _validate as check
-from ..dynamics.algorithms import aba, coriolis_matrix, crba, gravity_torque, nonlinear_effects, rnea
-from ..dynamics.model import Model, random_configuration, random_tree_model
+from ..dynamics.algorithms import aba, coriolis_matrix, crba, forward_dynamics_crba, gravity_torque, nonlinear_effects, rnea
+from ..dynamics.builders import random_tree_model
+from ..dynamics.model import Model, random_configuration
 from ..documents.doc000 import DOC000_TIMING_CLAIMS_US
 
 __all__ = [
@@ -48,7 +49,6 @@ __all__ = [
     "fit_power_law",
     "fit_slope",
     "chain_models",
-    "forward_dynamics_crba",
     "ALGORITHMS",
     "ScalingTable",
     "scaling_table",
@@ -167,12 +167,6 @@ def chain_models(ns: Sequence[int], seed: int = 0) -> list[Model]:
     """One random revolute chain (``random_tree_model(n, rng, chain=True)``) per size in ``ns``."""
     rng = np.random.default_rng(seed)
     return [random_tree_model(int(n), rng, chain=True, joint_types=("revolute",)) for n in ns]
-
-
-def forward_dynamics_crba(model: Model, q, v, tau) -> np.ndarray:
-    """a = M(q)^-1 (tau - h(q, v)): "build M then solve" (CRBA + one RNEA + a dense solve)."""
-    M = crba(model, q)
-    return np.linalg.solve(M, np.asarray(tau, dtype=float) - nonlinear_effects(model, q, v))
 
 
 #: name -> f(model, q, v, u): the algorithms timed by :func:`scaling_table` (u is a or tau).

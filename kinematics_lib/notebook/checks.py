@@ -41,7 +41,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 __all__ = ["CheckResult", "ReferenceCalled", "check_function", "check_value", "forbidden", "grading",
-           "library_gate", "passed", "random_inputs", "NOT_ANSWERED"]
+           "library_gate", "notebook_language", "passed", "random_inputs", "NOT_ANSWERED"]
 
 NOT_ANSWERED = "not answered yet"
 GRADING_VARIABLE = "NBGRADER_EXECUTION"
@@ -333,16 +333,33 @@ def library_gate(allow: Iterable = (), refuse: Iterable[Callable] = (), namespac
             threading.setprofile(previous_threads)
 
 
+def notebook_language() -> str:
+    """'zh' in a kernel that runs a notebook of the Chinese edition (``chapters/zh/``,
+    ``exercises/zh/``, ``work/zh/``), else 'en'. jupyter_server tells a kernel the path of its
+    notebook in ``JPY_SESSION_NAME``; ``KL_LANG=zh`` or ``en`` overrides it. Under nbval and
+    nbgrader (no session) it is 'en', so committed outputs and grading messages stay English."""
+    forced = os.environ.get("KL_LANG", "")
+    if forced in ("en", "zh"):
+        return forced
+    folders = os.environ.get("JPY_SESSION_NAME", "").replace("\\", "/").split("/")[:-1]
+    return "zh" if "zh" in folders else "en"
+
+
 @dataclass(frozen=True)
 class CheckResult:
-    """passed: all inputs agree; answered: False while the student's code raises NotImplementedError."""
+    """passed: all inputs agree; answered: False while the student's code raises NotImplementedError.
+    ``message`` is English; ``message_zh`` the same in Chinese, shown first (with the English
+    below it) in a notebook of the Chinese edition (:func:`notebook_language`)."""
 
     name: str
     passed: bool
     answered: bool
     message: str
+    message_zh: str = ""
 
     def __repr__(self) -> str:
+        if self.message_zh and notebook_language() == "zh":
+            return f"{self.message_zh}\n  ({self.message})"
         return self.message
 
     def __bool__(self) -> bool:
@@ -440,7 +457,9 @@ def check_function(student: Callable, reference: Callable, inputs: Iterable, *, 
 
 def _refused(name: str, exc: ReferenceCalled) -> CheckResult:
     what = "the reference" if exc.kind == "reference" else "the library"
-    return CheckResult(name, False, True, f"✘ {name} calls {what}: {exc}")
+    what_zh = "参考实现" if exc.kind == "reference" else "库函数"
+    return CheckResult(name, False, True, f"✘ {name} calls {what}: {exc}",
+                       f"✘ {name} 调用了{what_zh}：请自己写出这个函数")
 
 
 def _run_check(student, reference, inputs, name, rtol, atol, compare, forbid, allow) -> CheckResult:
@@ -464,7 +483,8 @@ def _run_check(student, reference, inputs, name, rtol, atol, compare, forbid, al
                 if _REFUSALS:
                     break
                 return CheckResult(name, False, False,
-                                   f"… {name}: {NOT_ANSWERED} (it still raises NotImplementedError)")
+                                   f"… {name}: {NOT_ANSWERED} (it still raises NotImplementedError)",
+                                   f"… {name}：尚未作答（仍然抛出 NotImplementedError）")
             except ReferenceCalled as exc:
                 _REFUSALS.append(exc)
                 break
@@ -472,7 +492,8 @@ def _run_check(student, reference, inputs, name, rtol, atol, compare, forbid, al
                 if _REFUSALS:
                     break
                 return CheckResult(name, False, True, f"✘ {name}({_describe_input(args, kwargs)}) raised "
-                                                       f"{type(exc).__name__}: {exc}")
+                                                       f"{type(exc).__name__}: {exc}",
+                                   f"✘ {name}({_describe_input(args, kwargs)}) 抛出了异常 {type(exc).__name__}")
             if _REFUSALS:  # refused, and the answer caught it
                 break
     if _REFUSALS:
@@ -485,9 +506,11 @@ def _run_check(student, reference, inputs, name, rtol, atol, compare, forbid, al
         except Exception as exc:  # a malformed answer must not crash the comparison
             why = f"could not compare the result ({type(exc).__name__}: {exc})"
         if why:
-            return CheckResult(name, False, True, f"✘ {name}({_describe_input(args, kwargs)}): {why}")
+            return CheckResult(name, False, True, f"✘ {name}({_describe_input(args, kwargs)}): {why}",
+                               f"✘ {name}({_describe_input(args, kwargs)})：结果与参考实现不一致")
     return CheckResult(name, True, True, f"✔ {name}: agrees with the reference on {len(calls)} "
-                                         f"input{'s' if len(calls) != 1 else ''}")
+                                         f"input{'s' if len(calls) != 1 else ''}",
+                       f"✔ {name}：在 {len(calls)} 个输入上与参考实现一致")
 
 
 def check_value(student_fn: Callable[[], Any], expected: Any, *, name: str | None = None,

@@ -3,6 +3,10 @@
 * "**The source says** … **here is why** …" callouts become admonitions of class
   ``kl-source-says`` (a paragraph, or the block quote it opens, with the math and lists right
   after it);
+* a Chinese callout "**文档原文** … **为什么** …" (the Chinese edition) becomes the same admonition;
+* every page links its other edition (English / 中文) in the article header: the same page when the
+  other edition has it, else that edition's start page (``KL_SITE_LANG``, ``KL_SITE_OTHER_PAGES``
+  set by tools/site.py);
 * the search index also holds every run of Chinese characters of a page and each of its
   2-, 3- and 4-character pieces, so "浮动基座" is found inside a longer run
   (Sphinx's English index only keeps whole ``\\w+`` words).
@@ -17,7 +21,12 @@ from pathlib import Path
 from docutils import nodes
 from sphinx.search import en
 
+import json
+import os
+
 TITLE = "The source says … here is why"
+TITLE_ZH = "文档原文 … 为什么"
+OPENERS = {"the source says": TITLE, "文档原文": TITLE_ZH}
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
@@ -29,8 +38,8 @@ def _callout_start(par: nodes.Node) -> int | None:
         return None
     before = ""
     for k, child in enumerate(par.children):
-        if isinstance(child, nodes.strong) and child.astext().strip().lower() == "the source says":
-            if not before.strip() or before.rstrip().endswith((".", ":")):
+        if isinstance(child, nodes.strong) and child.astext().strip().lower() in OPENERS:
+            if not before.strip() or before.rstrip().endswith((".", ":", "。", "：")):
                 return k
         before += child.astext()
     return None
@@ -43,7 +52,8 @@ def source_says(app, doctree) -> None:
         if k is None or parent is None or isinstance(parent, nodes.admonition):
             continue
         box = nodes.admonition(classes=["kl-source-says"])
-        box += nodes.title(TITLE, TITLE)
+        title = OPENERS[par.children[k].astext().strip().lower()]
+        box += nodes.title(title, title)
         if isinstance(parent, nodes.block_quote) and parent.index(par) == 0:
             box.extend(child.deepcopy() for child in parent.children)
             parent.replace_self(box)
@@ -97,7 +107,23 @@ def committed_sources(app, exc) -> None:
             shutil.copyfile(nb, target)
 
 
+def lang_switch(app, pagename, templatename, context, doctree) -> None:
+    """``kl_lang_switch`` for the template kl-lang-switch.html: the link to the other edition."""
+    lang = os.environ.get("KL_SITE_LANG", "en")
+    other_pages = set(json.loads(os.environ.get("KL_SITE_OTHER_PAGES", "[]")))
+    if lang == "en" and not other_pages:
+        return                       # no Chinese edition built: no switch
+    up = "../" * pagename.count("/")
+    root = up + ("zh/" if lang == "en" else "../")
+    target = pagename if pagename in other_pages else "index"
+    context["kl_lang_switch"] = (
+        {"href": root + target + ".html", "hreflang": "zh", "label": "中文", "title": "中文版（本页的翻译或中文版首页）"}
+        if lang == "en" else
+        {"href": root + target + ".html", "hreflang": "en", "label": "English", "title": "The English edition of this page"})
+
+
 def setup(app):
+    app.connect("html-page-context", lang_switch)
     app.connect("doctree-read", source_says)
     app.connect("build-finished", committed_sources)
     app.add_search_language(SearchEnglishCJK)

@@ -19,11 +19,14 @@ from ..plotting import arrow, curves_figure, new_figure, planar_axes, show_curve
 from ..widgets import View, animate, figure_once, fmt
 
 __all__ = ["parking_view", "baumgarte_view", "conditioning_view", "incline_view", "ball_drop_view",
-           "friction_cone_view", "force_distribution_view", "standing_body", "STANDING_POINTS", "NORMS"]
+           "friction_cone_view", "force_distribution_view", "standing_body", "STANDING_POINTS", "NORMS",
+           "first_impact", "impact_momentum_table", "LEGS"]
 
 #: the four feet of the chapter's standing body (a table or a quadruped), world axes [m]
 STANDING_POINTS = np.array([[0.35, 0.2, 0.0], [0.35, -0.2, 0.0], [-0.35, 0.2, 0.0], [-0.35, -0.2, 0.0]])
 STANDING_MASS, COM_HEIGHT, G = 30.0, 0.45, 9.81
+#: the four feet in the order of STANDING_POINTS, named as ANYmal's legs (chapter 8): left/right, front/hind
+LEGS = ("LF", "RF", "LH", "RH")
 NORMS = ("l2 QP (8-face pyramid)", "l2 SOCP (exact cone)", "l1 LP (8-face pyramid)", "linf LP (8-face pyramid)")
 
 
@@ -113,10 +116,6 @@ def baumgarte_view(alpha: float = 5.0, beta: float = 5.0) -> View:
 # ---------------------------------------------------------------- conditioning of redundant contacts
 
 
-#: the four contacts (corners) of the standing body, named like ANYmal's feet (left/right, front/hind)
-CORNERS = ("LF", "RF", "LH", "RH")
-
-
 def _box_contacts(com_x: float):
     """A 3-D box (mass 30 kg) on its four corners, normal constraints only: M (6, 6), h, J (4, 6)."""
     m, I = STANDING_MASS, np.diag([0.6, 1.2, 1.5])
@@ -129,7 +128,7 @@ def _box_contacts(com_x: float):
 
 def _conditioning_figure():
     fig, (ax, bx) = new_figure(1, 2, size=(8.0, 3.2))
-    art = {"bx": bx, "bars": ax.bar(CORNERS, [0.0] * 4, color="tab:blue")}
+    art = {"bx": bx, "bars": ax.bar(LEGS, [0.0] * 4, color="tab:blue")}
     ax.axhline(STANDING_MASS * G / 4, color="0.5", ls="--", lw=0.8)
     ax.set_ylabel("normal force λ_i [N]")
     ax.set_ylim(0, STANDING_MASS * G * 0.6)
@@ -197,6 +196,31 @@ def _padded(limits, pad: float = 0.04) -> tuple[float, float]:
     return lo - pad * (hi - lo), hi + pad * (hi - lo)
 
 
+def first_impact(run: dict) -> tuple[int, float, float]:
+    """(k, momentum before, momentum after) [kg m/s] of the first step k at which a
+    :func:`ball_drop_run` reaches the ground: the momentum at step k - 1 (the last free-flight
+    step) and at step k + 1."""
+    k = int(np.argmax(run["y"] <= 1e-9))
+    return k, float(run["momentum"][k - 1, 1]), float(run["momentum"][k + 1, 1])
+
+
+def impact_momentum_table(dts=(0.01, 0.005, 0.002, 0.001, 5e-4), height: float = 1.0, mass: float = 1.0) -> list:
+    """[(dt [s], impact step time [s], momentum before the impact [kg m/s])] of a plastic ball
+    drop from ``height`` [m]; the analytic values are sqrt(2 h / g) and -m sqrt(2 g h).
+
+    The time-stepped ball lands at the end of the step that would carry it through the ground,
+    so the momentum it brings is that of the last free-flight sample, m g (k - 1) dt; with the
+    semi-implicit positions lagging by up to a step that is short of the analytic m sqrt(2 g h)
+    by less than 2 m g dt: the gap shrinks like dt."""
+    out = []
+    t_fall = np.sqrt(2.0 * height / G)
+    for dt in dts:
+        run = ball_drop_run(height=height, t_final=min(1000 * dt, t_fall + 4 * dt), dt=dt, mass=mass)
+        k, before, _ = first_impact(run)
+        out.append((dt, float(run["t"][k]), before))
+    return out
+
+
 def _ball_figure():
     fig, (ax, bx) = new_figure(1, 2, size=(8.0, 3.0))
     art = {"axes": (ax, bx), "y": ax.plot([], [], animated=True)[0],
@@ -209,14 +233,13 @@ def _ball_figure():
 def ball_drop_view(restitution: float = 0.0, height: float = 1.0) -> View:
     """A ball dropped on the ground, contact by the LCP: the ground impulse removes momentum."""
     run = ball_drop_run(height=height, t_final=1.5, dt=0.01, restitution=restitution)
-    k = int(np.argmax(run["y"] <= 1e-9))
+    k, before, after = first_impact(run)
     fig, art = figure_once(_ball_figure)
     ax, bx = art["axes"]
     art["y"].set_data(run["t"], run["y"])
     ax.set_ylim(_padded(steady_limits([0.0, run["y"].max()])))
     art["p"].set_data(run["t"], run["momentum"][:, 1])
     bx.set_ylim(_padded(steady_limits(np.concatenate([[0.0], run["momentum"][:, 1]]))))
-    before, after = run["momentum"][k - 1, 1], run["momentum"][k + 1, 1]
     text = (f"first impact at t = {run['t'][k]:.3f} s: momentum {before:+.3f} → {after:+.3f} kg m/s "
             f"(e = {restitution:.2f}); ground impulse = {after - before:+.3f} N s")
     return View(fig, text)
@@ -290,7 +313,7 @@ def _distribution_figure(points):
     width = 0.2
     art["bars"] = [bx.bar(np.arange(4) + (j - 1.5) * width, [0.0] * 4, width, label=label.split(" (")[0])
                    for j, label in enumerate(NORMS)]
-    bx.set_xticks(range(4), CORNERS)
+    bx.set_xticks(range(4), LEGS)
     bx.set_ylabel("normal force f_z [N]")
     bx.set_ylim(0, STANDING_MASS * G)
     art["legend"] = bx.legend(fontsize=8, loc="upper right")

@@ -214,9 +214,12 @@ def _compensation_figure():
                compensate="friction feed-forward")
 def friction_compensation_view(f_c: float = 1.0, f_s: float = 1.5, model_scale: float = 1.0,
                                compensate: bool = True) -> View:
-    """A joint (J = 0.05 kg·m²) with LuGre friction tracks q_d = 0.5 sin(2 pi 0.5 t) under a PID
-    (kp = 200, ki = 500, kd = 5, i_limit = 2); with ``compensate`` the feed-forward adds the
-    Stribeck model of the desired velocity, its levels scaled by ``model_scale`` (1 = exact)."""
+    """A joint (J = 0.05 kg·m²) whose friction is the LuGre model (the plant: bristles, sigma0 = 1e3
+    N·m/rad, sigma1 = 10 N·m·s/rad) tracks q_d = 0.5 sin(2 pi 0.5 t) under a PID (kp = 200, ki = 500,
+    kd = 5, i_limit = 2); with ``compensate`` the feed-forward adds a LuGre estimate's steady state
+    at the desired velocity (its Stribeck curve, delta = 2), its levels scaled by ``model_scale``
+    (1 = exact). A 2 s run (1 ms control step, 5 plant steps each), RMS errors from t = 0.5 s --
+    shorter than the chapter's 4 s cell (RMS from 1 s, 10 plant steps), so its numbers differ."""
     plant = LuGre(sigma0=1e3, sigma1=10.0, sigma2=0.05, f_c=f_c, f_s=f_s, v_s=0.1)
     estimate = LuGre(sigma0=1e3, sigma1=10.0, sigma2=0.05 * model_scale, f_c=f_c * model_scale,
                      f_s=f_s * model_scale, v_s=0.1)
@@ -235,7 +238,7 @@ def friction_compensation_view(f_c: float = 1.0, f_s: float = 1.5, model_scale: 
     art["bx"].set_ylim(steady_limits(np.concatenate([r.v_d, r.tau_f])))
     steady = r.t >= 0.5
     lines = [f"f_c = {f_c:.2f} N·m, f_s = {f_s:.2f} N·m, model scale {model_scale:.2f}, compensation "
-             f"{'on' if compensate else 'off'}"]
+             f"{'on' if compensate else 'off'}; a 2 s run, errors over t >= 0.5 s"]
     rms = {}
     for label, run in runs.items():
         e = run.error[steady]
