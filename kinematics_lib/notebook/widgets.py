@@ -346,7 +346,7 @@ def frame_signature(fig: Figure) -> tuple:
     each axes its position, limits, scales, ticks, axis labels, titles (3-D: z limits, view
     angles); and the figure's non-animated texts."""
     sig = [tuple(fig.get_size_inches()), fig.dpi,
-           tuple(t.get_text() for t in fig.texts if not t.get_animated())]
+           tuple(t.get_text() for t in fig.texts if not t.get_animated()), fig.get_suptitle()]
     for ax in fig.axes:
         entry = [ax.get_position().bounds, ax.get_xlim(), ax.get_ylim(), ax.get_xscale(), ax.get_yscale(),
                  ax.get_xlabel(), ax.get_ylabel(), tuple(ax.get_xticks()), tuple(ax.get_yticks()),
