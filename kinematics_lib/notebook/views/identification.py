@@ -92,7 +92,6 @@ def _condition(model: Model, base: BaseParameters, traj: FourierTrajectory, n: i
     return s[0] / s[-1], s
 
 
-@slider_labels(n_harmonics="K (harmonics) [-]", f0="f₀ [Hz]", seed="random seed [-]")
 def _excitation_figure(lower, upper, n_sv: int):
     fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
     art = {"axes": (ax, bx), "q": []}
@@ -111,6 +110,7 @@ def _excitation_figure(lower, upper, n_sv: int):
     return fig, art
 
 
+@slider_labels(n_harmonics="K (harmonics) [-]", f0="f₀ [Hz]", seed="random seed [-]")
 def excitation_view(model: Model, base: BaseParameters, lower, upper, qd_max, n_harmonics: int = 5,
                     f0: float = 0.1, seed: int = 0) -> View:
     """A random (seeded) Fourier excitation with K harmonics at base frequency f0, scaled into the
@@ -247,8 +247,6 @@ def friction_compensation_view(f_c: float = 1.0, f_s: float = 1.5, model_scale: 
     return View(fig, "\n".join(lines), {"rms_error_mrad": rms})
 
 
-@slider_labels(ratio="gear ratio n [-]", J_motor="J_m [10⁻⁴ kg·m²]", kp="k_p [N·m/rad]",
-               kd="k_d [N·m·s/rad]")
 def _armature_figure(joint: int):
     fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
     art = {"axes": (ax, bx), "links": ax.plot([], [], color="0.4", label="M_jj (links only)", animated=True)[0],
@@ -266,6 +264,8 @@ def _armature_figure(joint: int):
     return fig, art
 
 
+@slider_labels(ratio="gear ratio n [-]", J_motor="J_m [10⁻⁴ kg·m²]", kp="k_p [N·m/rad]",
+               kd="k_d [N·m·s/rad]")
 def armature_view(model: Model, ratio: float = 19.0, J_motor: float = 1.0, kp: float = 100.0, kd: float = 4.0,
                   joint: int = 1) -> View:
     """Rotor inertia n^2 J_m (J_m in 10^-4 kg·m²) on the diagonal of M(q) of a fixed-base leg: the

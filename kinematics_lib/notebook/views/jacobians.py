@@ -83,6 +83,7 @@ def manipulability_ellipse_view(q2: float = 1.0, q1: float = 0.4, L1: float = 1.
     fig, art = figure_once(_ellipse_figure, float(L1), float(L2))
     update_chain(art["chain"], P)
     art["ellipse"].set_data(*ellipse_points(P[-1], scale * J))  # named in the title, no legend
+    art["ellipse"].set_label(f"|qdot| <= 1 rad/s (x{scale:g})")
     for k, patch in enumerate(art["axes"]):
         patch.set_positions(tuple(P[-1]), tuple(P[-1] + scale * s[k] * U[:, k]))
     art["title"].set_text(f"q = ({q[0]:.2f}, {q[1]:.2f}) rad; purple: J q̇ for |q̇| ≤ 1 rad/s (×{scale:g})")

@@ -272,7 +272,6 @@ def patrol_twists(duration: float = 40.0, dt: float = 0.01) -> np.ndarray:
     return np.column_stack([0.6 + 0.0 * t, 0.3 * np.sin(0.4 * t), 0.3 * np.cos(0.2 * t)])
 
 
-@slider_labels(slip_std="wheel slip σ [-]", gyro_bias="gyro bias [rad/s]", seed="random seed [-]")
 def _drift_figure():
     fig, (ax, bx) = new_figure(1, 2, size=(10.0, 4.2))
     art = {"axes": (ax, bx), "paths": [ax.plot([], [], style, lw=1.3, label=name, animated=True)[0] for style, name in
@@ -291,6 +290,7 @@ def _drift_figure():
     return fig, art
 
 
+@slider_labels(slip_std="wheel slip σ [-]", gyro_bias="gyro bias [rad/s]", seed="random seed [-]")
 def odometry_drift_view(slip_std: float = 0.03, gyro_bias: float = 0.001, seed: int = 0,
                         duration: float = 40.0) -> View:
     """True path, wheel odometry and wheel + IMU-yaw odometry; position error against time."""
