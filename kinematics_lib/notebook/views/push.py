@@ -100,8 +100,8 @@ def _figure() -> tuple:
     for ax in axes.flat:
         ax.set_xlim(0.0, RUN_DURATION)
         ax.grid(True, alpha=0.3)
-    af.legend(fontsize=7, loc="upper right", ncol=3)
-    ac.legend(fontsize=7, loc="upper left")
+    af.legend(fontsize=8, loc="upper right", ncol=3)
+    ac.legend(fontsize=8, loc="upper left")
     art["title"] = fig.suptitle(" ", fontsize=10)
     for group in ("fn", "ratio", "tau"):
         for line in art[group].values():
