@@ -5,6 +5,7 @@ Each function returns a :class:`~kinematics_lib.notebook.widgets.View` whose tex
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Mapping
 
@@ -81,7 +82,7 @@ def double_pendulum_view(theta1: float = 120.0, theta2: float = -20.0, m1: float
     art["path"].set_data(P[:, 2, 0], P[:, 2, 1])
     update_chain(art["start"], P[0])
     update_chain(art["end"], P[-1])
-    reach = 1.1 * (l1 + l2)
+    reach = 0.5 * math.ceil(1.1 * (l1 + l2) / 0.5)  # 0.5 m steps: a steady frame
     ax, ax_e = art["axes"]
     ax.set(xlim=(-reach, reach), ylim=(-reach, reach))
     art["title"].set_text(f"released at ({theta1:.0f}°, {theta2:.0f}°)")
