@@ -218,11 +218,11 @@ ARM_IPYMPL = """(index) => {
 }"""
 
 
-def _compare_notebook(path: Path) -> None:
+def _compare_notebook(path: Path, views) -> None:
     import nbformat
 
     cells = [nbformat.v4.new_code_cell("import kinematics_lib")]
-    for num, (module, view, slider, (lo, hi, step, value)) in enumerate(IPYMPL_VIEWS):
+    for num, (module, view, slider, (lo, hi, step, value)) in enumerate(views):
         cells.append(nbformat.v4.new_code_cell(
             f"from {module} import {view}\nfrom kinematics_lib.notebook.widgets import interactive_view\n"
             f"interactive_view({view}, {slider}=({lo}, {hi}, {step}, {value}))"))
@@ -262,31 +262,32 @@ def _stats(times):
 
 
 def compare_ipympl(presses: int) -> int:
-    """Key press -> new figure for the PNG image widget and for ipympl, same views, same kernel."""
-    import ipympl  # noqa: F401  (install it in the environment that runs this: requirements/student.txt)
+    """Key press -> new figure for the PNG image widget and for ipympl, same view, same kernel;
+    one JupyterLab (and notebook) per view."""
+    import ipympl  # noqa: F401  (run with an environment that has it; it is not a dependency)
 
     print(f"ipympl {ipympl.__version__} against the PNG image widget, {presses} presses per view; "
           f"load average {_load()}")
-    with tempfile.TemporaryDirectory(prefix="kl-bench-ipympl-") as tmp:
-        root = Path(tmp) / "root"
-        _compare_notebook(root / "chapters" / "compare.ipynb")
-        with _lab.lab_server(Path(tmp), root=root) as base, _lab.chromium() as browser:
-            page = browser.new_page(viewport=_lab.VIEWPORT)
-            _lab.open_notebook(page, base, "compare.ipynb")
-            _lab.run_all(page)
-            page.wait_for_function(f"() => document.querySelectorAll('.kl-ipympl canvas').length >= {len(IPYMPL_VIEWS)}",
-                                   timeout=60_000)
-            page.wait_for_timeout(1500)
-            every = {"png": [], "ipympl": []}
-            for index, (_, view, _, _) in enumerate(IPYMPL_VIEWS):
-                png = _presses(page, page.locator(".kl-interactive").nth(index).locator(".noUi-handle").first,
-                               _lab.ARM, index, presses)
-                mpl = _presses(page, page.locator(".kl-ipympl").nth(index).locator(".noUi-handle").first,
-                               ARM_IPYMPL, index, presses)
-                every["png"] += png
-                every["ipympl"] += mpl
-                print(f"  {view:<28} PNG image widget: {_stats(png)};  ipympl: {_stats(mpl)}", flush=True)
-            print(f"  {'all views':<28} PNG image widget: {_stats(every['png'])};  ipympl: {_stats(every['ipympl'])}")
+    every = {"png": [], "ipympl": []}
+    for view in IPYMPL_VIEWS:
+        with tempfile.TemporaryDirectory(prefix="kl-bench-ipympl-") as tmp:
+            root = Path(tmp) / "root"
+            _compare_notebook(root / "chapters" / "compare.ipynb", [view])
+            with _lab.lab_server(Path(tmp), root=root) as base, _lab.chromium() as browser:
+                page = browser.new_page(viewport=_lab.VIEWPORT)
+                _lab.open_notebook(page, base, "compare.ipynb")
+                _lab.run_all(page)
+                page.wait_for_function("() => document.querySelectorAll('.kl-ipympl canvas').length > 0",
+                                       timeout=60_000)
+                page.wait_for_timeout(2000)
+                png = _presses(page, page.locator(".kl-interactive").first.locator(".noUi-handle").first,
+                               _lab.ARM, 0, presses)
+                mpl = _presses(page, page.locator(".kl-ipympl").first.locator(".noUi-handle").first,
+                               ARM_IPYMPL, 0, presses)
+        every["png"] += png
+        every["ipympl"] += mpl
+        print(f"  {view[1]:<28} PNG image widget: {_stats(png)};  ipympl: {_stats(mpl)}", flush=True)
+    print(f"  {'all views':<28} PNG image widget: {_stats(every['png'])};  ipympl: {_stats(every['ipympl'])}")
     print(f"load average now {_load()}")
     return 0
 

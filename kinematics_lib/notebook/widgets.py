@@ -38,6 +38,10 @@ matplotlib's public API only (issue 21; ``tests/test_views_public_api.py``):
 * **Layout once.** Constrained layout runs at the first draw, then the layout is frozen
   (``set_layout_engine("none")``): leave room for the longest title a slider can produce.
 * **The PNG** is encoded from the Agg buffer at compress level 1 while live.
+* **Why a PNG image widget, not ipympl** (``%matplotlib widget``): measured in JupyterLab in
+  Chromium, key press to new figure (``benchmarks/bench_browser.py --ipympl``, three views, 60
+  presses, December 2026): PNG image widget median 56 ms (p90 69 ms), ipympl 0.10 median 163 ms
+  (p90 204 ms); and the PNG bundle is also the static figure nbval and the site show.
 """
 
 from __future__ import annotations
