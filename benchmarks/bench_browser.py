@@ -4,6 +4,7 @@
     .venv-dev/bin/python benchmarks/bench_browser.py --quick    # first slider (and dropdown) of each widget, 3 presses
     .venv-dev/bin/python benchmarks/bench_browser.py 03 09      # chapters whose file name starts so
     python3 tasks.py bench                                      # with the other benchmarks
+    python benchmarks/bench_browser.py --ipympl                 # ipympl against the PNG widget (needs ipympl)
 
 For each chapter of ``chapters/*.ipynb`` (a temporary copy, served by JupyterLab on loopback,
 kernels in quick mode; ``tests/_lab.py``) the page is opened at 1400 x 900, every cell is run,
@@ -158,14 +159,151 @@ def bench_chapter(browser, base: str, notebook: str, args) -> list[tuple[str, li
     return rows
 
 
+# ---------------------------------------------------------------- ipympl against the PNG image widget
+
+#: (module, view, slider, spec): views of both kinds compared by ``--ipympl`` (2-D curves and a 3-D arm)
+IPYMPL_VIEWS = [("kinematics_lib.notebook.views.control", "task_inertia_view", "q1", (-180.0, 180.0, 5.0, 30.0)),
+                ("kinematics_lib.notebook.views.control", "pid_sign_view", "kp", (10.0, 400.0, 10.0, 100.0)),
+                ("kinematics_lib.notebook.views.rigid", "puma560_view", "q2", (-3.0, 3.0, 0.05, 0.0))]
+
+#: One notebook, two cells per view: (a) the PNG image widget (``interactive_view``); (b) the same
+#: view function and slider on an ipympl canvas (``%matplotlib widget``'s canvas, built for the
+#: view's figure): the callback updates the artists (figure_once) and calls ``canvas.draw_idle()``,
+#: which sends the new image to the frontend (animated artists are drawn as ordinary ones there:
+#: ipympl draws the whole figure).
+IPYMPL_CELL = """import ipywidgets as w
+from ipympl.backend_nbagg import Canvas, FigureManager
+from kinematics_lib.notebook.widgets import FigureSlot, interactive_view
+from {module} import {view} as view_fn
+slot = FigureSlot()
+with slot.active():
+    fig = view_fn({slider}={value}).figure
+for a in fig.findobj(lambda a: a.get_animated()):
+    a.set_animated(False)
+canvas = Canvas(fig)
+manager = FigureManager(canvas, {num})
+canvas.header_visible = canvas.footer_visible = canvas.toolbar_visible = False
+canvas.resizable = False
+slider = w.FloatSlider(min={lo}, max={hi}, step={step}, value={value}, description="{slider}")
+def update(change):
+    with slot.active():
+        view_fn({slider}=change["new"])
+    canvas.draw_idle()
+slider.observe(update, names="value")
+box = w.VBox([slider, canvas])
+box.add_class("kl-ipympl")
+box"""
+
+#: armed before a key press: t1 when the ipympl canvas of box ``index`` shows other pixels
+ARM_IPYMPL = """(index) => {
+    const box = document.querySelectorAll('.kl-ipympl')[index];
+    const canvas = box.querySelector('.jupyter-matplotlib-figure canvas, canvas');
+    const sample = () => {
+        const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let h = 0;
+        for (let i = 0; i < d.length; i += 61) h = (h * 31 + d[i]) | 0;
+        return h;
+    };
+    const old = sample();
+    const state = {t0: null, ts: null, t1: null};
+    window.__klTiming = state;
+    document.addEventListener('keydown', e => { if (state.t0 === null) state.t0 = e.timeStamp; },
+                              {capture: true, once: true});
+    const poll = () => {
+        if (state.t1 !== null) return;
+        if (sample() !== old) { state.t1 = performance.now(); state.ts = state.t1; return; }
+        requestAnimationFrame(poll);
+    };
+    requestAnimationFrame(poll);
+}"""
+
+
+def _compare_notebook(path: Path, views) -> None:
+    import nbformat
+
+    cells = [nbformat.v4.new_code_cell("import kinematics_lib")]
+    for num, (module, view, slider, (lo, hi, step, value)) in enumerate(views):
+        cells.append(nbformat.v4.new_code_cell(
+            f"from {module} import {view}\nfrom kinematics_lib.notebook.widgets import interactive_view\n"
+            f"interactive_view({view}, {slider}=({lo}, {hi}, {step}, {value}))"))
+        cells.append(nbformat.v4.new_code_cell(IPYMPL_CELL.format(module=module, view=view, slider=slider, lo=lo,
+                                                                  hi=hi, step=step, value=value, num=num + 1)))
+    nb = nbformat.v4.new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+
+
+def _presses(page, handle, arm, index, presses):
+    times, key = [], "ArrowRight"
+    handle.scroll_into_view_if_needed()
+    handle.focus()
+    for _ in range(presses):
+        if key == "ArrowRight" and handle.evaluate(AT_MAX):
+            key = "ArrowLeft"
+        elif key == "ArrowLeft" and handle.evaluate(AT_MIN):
+            key = "ArrowRight"
+        page.evaluate(arm, index)
+        handle.press(key)
+        try:
+            page.wait_for_function(_lab.DONE, timeout=PRESS_TIMEOUT_MS, polling=10)
+            times.append(float(page.evaluate(_lab.ELAPSED)[0]))
+        except Exception:
+            pass
+        page.wait_for_timeout(50)
+    return times
+
+
+def _stats(times):
+    if not times:
+        return "no new figure"
+    q = statistics.quantiles(times, n=10) if len(times) > 1 else [times[0]] * 9
+    return f"median {statistics.median(times):6.0f} ms, p90 {q[8]:6.0f} ms, n {len(times)}"
+
+
+def compare_ipympl(presses: int) -> int:
+    """Key press -> new figure for the PNG image widget and for ipympl, same view, same kernel;
+    one JupyterLab (and notebook) per view."""
+    import ipympl  # noqa: F401  (run with an environment that has it; it is not a dependency)
+
+    print(f"ipympl {ipympl.__version__} against the PNG image widget, {presses} presses per view; "
+          f"load average {_load()}")
+    every = {"png": [], "ipympl": []}
+    for view in IPYMPL_VIEWS:
+        with tempfile.TemporaryDirectory(prefix="kl-bench-ipympl-") as tmp:
+            root = Path(tmp) / "root"
+            _compare_notebook(root / "chapters" / "compare.ipynb", [view])
+            with _lab.lab_server(Path(tmp), root=root) as base, _lab.chromium() as browser:
+                page = browser.new_page(viewport=_lab.VIEWPORT)
+                _lab.open_notebook(page, base, "compare.ipynb")
+                _lab.run_all(page)
+                page.wait_for_function("() => document.querySelectorAll('.kl-ipympl canvas').length > 0",
+                                       timeout=60_000)
+                page.wait_for_timeout(2000)
+                png = _presses(page, page.locator(".kl-interactive").first.locator(".noUi-handle").first,
+                               _lab.ARM, 0, presses)
+                mpl = _presses(page, page.locator(".kl-ipympl").first.locator(".noUi-handle").first,
+                               ARM_IPYMPL, 0, presses)
+        every["png"] += png
+        every["ipympl"] += mpl
+        print(f"  {view[1]:<28} PNG image widget: {_stats(png)};  ipympl: {_stats(mpl)}", flush=True)
+    print(f"  {'all views':<28} PNG image widget: {_stats(every['png'])};  ipympl: {_stats(every['ipympl'])}")
+    print(f"load average now {_load()}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("chapters", nargs="*", help="chapter file name prefixes (default: every chapter)")
     ap.add_argument("--quick", action="store_true", help="first slider and dropdown of each widget, 3 presses")
     ap.add_argument("--presses", type=int, default=None, help="presses per control (default 10, quick 3)")
+    ap.add_argument("--ipympl", action="store_true",
+                    help="compare ipympl (%%matplotlib widget) with the PNG image widget on a few views")
     args = ap.parse_args(argv)
     if args.presses is None:
         args.presses = 3 if args.quick else 10
+    if args.ipympl:
+        return compare_ipympl(max(args.presses, 20))
     if not Path(_lab.CHROMIUM).exists():
         sys.path.insert(0, str(ROOT))
         import tasks  # Debian's chromium through apt, when allowed (as `python3 tasks.py test` does)

@@ -426,6 +426,7 @@ EXAMPLES = {
     "quat_multiply": [dict(q1=np.array([0.1, 0.2, 0.3, 0.927]), q2=np.array([-0.3, 0.1, 0.0, 0.949]))],
     "vee": [dict(S=kl.skew([0.3, -0.1, 0.2]))],
     "skew": [dict(w=np.array([0.3, -0.1, 0.2]))],
+    "rpy_rate_matrix": [dict(rpy=np.array([0.3, 0.5, -1.0])), dict(rpy=np.array([0.0, np.pi / 2, 0.2]))],
     "crf_bar": [dict(h=Arg(np.array([1.0, -2.0, 0.5, 0.1, 0.3, -0.2]), Kind("array")))],
     "crm": [dict(v=np.array([0.1, 0.2, -0.3, 0.4, -0.5, 0.6])), dict(v=Arg(rng(22).normal(size=(3, 6)), Kind("free")))],
     "crf": [dict(v=np.array([0.1, 0.2, -0.3, 0.4, -0.5, 0.6]))],

@@ -117,21 +117,53 @@ def test_readout_is_exact_at_zero():
 
 
 def test_redraw_over_the_cached_frame_matches_a_full_draw():
-    """A moved slider whose axes did not change is drawn over the cached frame (data artists
-    only); the picture is the full draw's, up to grid lines now under the data."""
+    """A moved slider whose frame did not change restores the kept frame and draws only the
+    animated artists over it; the picture is exactly a full draw of a new figure at those values."""
     import numpy as np
-    from kinematics_lib.notebook.views.mecanum import mecanum_view
-    from kinematics_lib.notebook.widgets import _agg_canvas
+    from kinematics_lib.notebook.views import demo_view
+    from kinematics_lib.notebook.widgets import figure_png
 
-    iv = interactive_view(mecanum_view, v_x=(-1.0, 1.0, 0.05, 0.3), v_y=(-1.0, 1.0, 0.05, 0.0))
-    frames = len(iv._blitter.backgrounds)
-    moved = iv._render({**iv.values, "v_y": 0.2})
-    assert len(iv._blitter.backgrounds) == frames, "the frame did not change, so no new background"
-    blitted = np.asarray(moved.figure.canvas.buffer_rgba())[..., :3].astype(int)
-    _agg_canvas(moved.figure).draw()
-    full = np.asarray(moved.figure.canvas.buffer_rgba())[..., :3].astype(int)
-    assert blitted.shape == full.shape
-    assert (np.abs(blitted - full).sum(axis=-1) > 60).mean() < 0.01
+    iv = interactive_view(demo_view, amplitude=(0.0, 2.0, 0.1, 1.0))
+    background = iv._blitter.background
+    moved = iv._render({"amplitude": 0.3})
+    assert moved.figure is iv.initial.figure and iv._blitter.background is background
+    fresh = demo_view(0.3)
+    figure_png(fresh.figure)
+    assert np.array_equal(_pixels(moved.figure), _pixels(fresh.figure))
+    assert not np.array_equal(_pixels(moved.figure), _initial_pixels(iv))  # the data did move
+
+
+def _initial_pixels(iv):
+    from kinematics_lib.notebook.widgets import figure_png
+
+    view = iv.view_fn(**iv.values)
+    figure_png(view.figure)
+    return _pixels(view.figure)
+
+
+def test_a_changed_frame_is_drawn_again():
+    """When the frame changes (here the limits), the kept frame is not reused."""
+    from kinematics_lib.notebook.widgets import Blitter, animate, figure_png
+    from kinematics_lib.notebook.plotting import new_figure
+    import numpy as np
+
+    fig, ax = new_figure()
+    line = animate(ax.plot([0, 1], [0, 1])[0])
+    blitter = Blitter()
+    blitter.draw(fig)
+    kept = blitter.background
+    ax.set_xlim(0, 5)
+    blitter.draw(fig)
+    assert blitter.background is not kept
+    live = _pixels(fig)
+    fig2, ax2 = new_figure()
+    ax2.plot([0, 1], [0, 1], animated=True)
+    fig2.set_layout_engine("none")
+    for a, b in zip(fig2.axes, fig.axes):
+        a.set_position(b.get_position(original=True))
+    ax2.set_xlim(0, 5)
+    figure_png(fig2)
+    assert np.array_equal(live, _pixels(fig2)) and line.get_animated()
 
 
 def test_steady_limits_are_round_and_cover_the_data():
@@ -166,29 +198,29 @@ def _pixels(fig):
     return np.asarray(fig.canvas.buffer_rgba())[..., :3].astype(int)
 
 
+
+
 @pytest.mark.parametrize("call", FREE, ids=lambda c: f"{c.id}@{c.cell}")
 def test_reused_figure_matches_a_fresh_one(call):
-    """The widget keeps one figure (FigureSlot) and redraws only its data over the cached frame
-    (_Blitter): after each slider move its picture equals that of a fresh figure of the view
-    at the same values (built in a new slot, as a new widget's first call), drawn in full (grid
-    lines may now sit under the data: < 1 % of pixels)."""
+    """The widget builds its figure once (``figure_once``) and redraws only the animated
+    artists over the kept frame: after each slider move its picture equals that of a new figure
+    of the view at the same values drawn in full (with the widget's frozen layout)."""
     import numpy as np
-    from kinematics_lib.notebook.widgets import FigureSlot, _agg_canvas, _snap
+    from kinematics_lib.notebook.widgets import _snap, figure_png
 
     iv = interactive_view(call.view_fn, labels=call.labels, **call.sliders)
     first = iv.initial.figure
     for moved in _moves(call):
         values = {**iv.values, **moved}
         try:
-            with FigureSlot().active():  # as a new widget's first call: a figure built from scratch
-                fresh = call.view_fn(**{k: _snap(v, call.sliders.get(k)) for k, v in values.items()})
+            fresh = call.view_fn(**{k: _snap(v, call.sliders.get(k)) for k, v in values.items()})
         except ValueError:  # an end of a range the view refuses: the widget shows the error
             continue
         view = iv._render(values)
         assert view.figure is first, f"{call.id}: the widget built a new figure instead of reusing its own"
         reused = _pixels(view.figure)
         iv._reuse_layout(fresh.figure)
-        _agg_canvas(fresh.figure).draw()
+        figure_png(fresh.figure)
         full = _pixels(fresh.figure)
         assert reused.shape == full.shape, f"{call.id}: size differs after {moved}"
         bad = (np.abs(reused - full).sum(axis=-1) > 60).mean()
@@ -196,30 +228,29 @@ def test_reused_figure_matches_a_fresh_one(call):
         assert view.text == fresh.text
 
 
-def test_slot_reuse_resets_what_a_fresh_axes_has():
-    """A reused axes has no old artists, legend or title, autoscales again and restarts the colour cycle."""
-    from kinematics_lib.notebook.plotting import new_figure
-    from matplotlib.colors import to_hex
-    from kinematics_lib.notebook.widgets import FigureSlot
+def test_figure_once_builds_once_per_widget():
+    """In a widget the build function runs once (again only for other build arguments); outside
+    a widget at every call."""
+    from kinematics_lib.notebook.widgets import FigureSlot, figure_once
+
+    calls = []
+
+    def build(n):
+        calls.append(n)
+        return object(), {"n": n}
 
     slot = FigureSlot()
     with slot.active():
-        fig, ax = new_figure()
-        ax.plot([0, 10], [0, 10])
-        ax.set_title("first", color="red")
-        ax.legend(["a"])
+        first = figure_once(build, 1)
     with slot.active():
-        fig2, ax2 = new_figure()
-        assert fig2 is fig and ax2 is ax
-        assert not ax.lines and ax.legend_ is None and ax.get_title() == ""
-        line, = ax.plot([0, 1], [0, 2])
-        assert to_hex(line.get_color()) == "#1f77b4"
-        assert to_hex(ax.title.get_color()) == "#000000"
-        lo, hi = ax.get_xlim()
-        assert hi < 2  # autoscaled to the new data, not the old
+        assert figure_once(build, 1) is first
+    assert calls == [1]
     with slot.active():
-        fig3, _ = new_figure(size=(3.0, 2.0))  # another size: a new figure
-        assert fig3 is not fig
+        assert figure_once(build, 2) is not first
+    assert calls == [1, 2]
+    figure_once(build, 2)
+    figure_once(build, 2)
+    assert calls == [1, 2, 2, 2]
 
 
 def test_readout_lines_never_wrap():

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import kinematics_lib as kl
-from kinematics_lib.notebook.views.intro import frame_view, rpy_rate_matrix
-from kinematics_lib.notebook.widgets import View, interactive_view
+from kinematics_lib import rpy_rate_matrix
+from kinematics_lib.notebook.views.intro import frame_view
+from kinematics_lib.notebook.widgets import interactive_view
 
 
 def _quat_text(quat) -> str:
@@ -19,7 +20,6 @@ def _quat_text(quat) -> str:
 @pytest.mark.parametrize("angles", [(30.0, 20.0, 40.0), (-120.0, -45.0, 170.0), (0.0, 0.0, 0.0), (10.0, 89.0, -30.0)])
 def test_frame_view_returns_a_view_with_the_library_quaternion(angles):
     view = frame_view(*angles)
-    assert isinstance(view, View)
     quat = kl.matrix_to_quat(kl.rpy_to_matrix(np.radians(angles)))
     assert quat[3] >= 0.0
     assert _quat_text(quat) in view.text
@@ -31,7 +31,6 @@ def test_frame_view_has_3d_axes_and_draws_both_frames():
     axes = view.figure.axes
     assert len(axes) == 1 and axes[0].name == "3d"
     assert len(axes[0].lines) >= 6  # three axes of {B} and three of {W}
-    assert len(view.png()) > 1000
 
 
 def test_readout_recovers_the_angles_away_from_gimbal_lock():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kinematics_lib.notebook.views import push as vp
-from kinematics_lib.notebook.widgets import View, interactive_view
+from kinematics_lib.notebook.widgets import interactive_view
 
 
 def test_a_setting_runs_once_and_is_cached_on_its_rounded_value():
@@ -44,11 +44,13 @@ def test_too_large_a_push_is_reported_infeasible_not_hidden():
 
 
 def test_the_figure_is_built_once_and_a_move_changes_it():
+    """In a widget the figure is built once (figure_once) and a slider move redraws it."""
     iv = interactive_view(vp.push_view, **vp.PUSH_SETTINGS)
     first = iv.initial.png()
-    moved = vp.push_view(100.0, 0.0)
-    assert isinstance(moved, View) and moved.figure is vp.push_view(100.0, 90.0).figure
+    moved = iv._render({**iv.values, "direction": 0.0})
+    assert moved.figure is iv.initial.figure
     assert moved.png() != first and moved.text != iv.initial.text
+    assert moved.text == vp.push_view(iv.values["force"], 0.0).text  # the same as a view built anew
 
 
 @pytest.mark.parametrize("force, direction", [(-1.0, 0.0), (np.nan, 0.0), (100.0, np.inf), (1e5, 0.0)])

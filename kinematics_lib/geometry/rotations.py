@@ -29,6 +29,7 @@ __all__ = [
     "rot_z",
     "rpy_to_matrix",
     "matrix_to_rpy",
+    "rpy_rate_matrix",
     "quat_to_matrix",
     "matrix_to_quat",
     "quat_multiply",
@@ -87,6 +88,22 @@ def rpy_to_matrix(rpy) -> np.ndarray:
     """R = Rz(yaw) Ry(pitch) Rx(roll) from rpy = (roll, pitch, yaw) in rad (URDF convention)."""
     roll, pitch, yaw = check.vector(rpy, 3, "rpy")
     return rot_z(yaw) @ rot_y(pitch) @ rot_x(roll)
+
+
+def rpy_rate_matrix(rpy) -> np.ndarray:
+    """E(rpy) (3, 3) such that omega_W = E @ d(rpy)/dt, for R_WB = Rz(yaw) Ry(pitch) Rx(roll).
+
+    The columns are the three "gimbal" axes in world coordinates: the roll axis
+    Rz(yaw) Ry(pitch) e_x (= x_B), the pitch axis Rz(yaw) e_y and the yaw axis e_z.
+    det E = cos(pitch): at pitch = +-pi/2 the roll and yaw axes coincide and E is singular
+    (gimbal lock, 万向锁). rpy in rad (3,).
+
+    >>> bool(np.isclose(np.linalg.det(rpy_rate_matrix([0.3, 0.5, -1.0])), np.cos(0.5)))
+    True
+    """
+    _, pitch, yaw = check.vector(rpy, 3, "rpy")
+    Rz = rot_z(yaw)
+    return np.column_stack([Rz @ rot_y(pitch)[:, 0], Rz[:, 1], [0.0, 0.0, 1.0]])
 
 
 def matrix_to_rpy(R) -> np.ndarray:

@@ -14,17 +14,22 @@ from matplotlib.patches import FancyArrowPatch
 from matplotlib.ticker import MaxNLocator
 
 from ..arms.dh import DHRobot, dh_frames
-from .widgets import DPI, current_slot
+from .widgets import DPI
 
 __all__ = [
     "new_figure",
+    "curves_figure",
+    "show_curves",
     "arrow",
     "draw_frame",
     "draw_frames",
     "draw_chain",
     "draw_arm",
+    "update_arm",
+    "update_chain",
     "arm_points",
     "draw_ellipse",
+    "ellipse_points",
     "planar_axes",
     "is_planar",
     "set_equal_3d",
@@ -43,23 +48,48 @@ AXIS_COLORS = ("tab:red", "tab:green", "tab:blue")
 
 
 def new_figure(nrows: int = 1, ncols: int = 1, size=(6.0, 4.0), projection: str | None = None):
-    """(fig, axes): a standalone figure; ``projection='3d'`` for 3-D axes. axes is a single Axes
-    for 1x1, else an array.
+    """(fig, axes): a new standalone figure (constrained layout); ``projection='3d'`` for 3-D
+    axes. axes is a single Axes for 1x1, else an array. A slider view calls it inside the build
+    function it gives :func:`~kinematics_lib.notebook.widgets.figure_once`, so a widget builds
+    its figure once."""
+    fig = Figure(figsize=size, dpi=DPI, layout="constrained")
+    kw = {"projection": projection} if projection else {}
+    axes = [fig.add_subplot(nrows, ncols, k + 1, **kw) for k in range(nrows * ncols)]
+    return fig, axes[0] if len(axes) == 1 else np.array(axes).reshape(nrows, ncols).squeeze()
 
-    Called by a view function that a widget runs (``InteractiveView``), it returns that widget's
-    figure of the previous call with its axes emptied (:class:`~kinematics_lib.notebook.widgets.FigureSlot`),
-    so the axes and their ticks are built once per widget, not once per slider move."""
-    def build():
-        fig = Figure(figsize=size, dpi=DPI, layout="constrained")
-        kw = {"projection": projection} if projection else {}
-        axes = [fig.add_subplot(nrows, ncols, k + 1, **kw) for k in range(nrows * ncols)]
-        return fig, axes[0] if len(axes) == 1 else np.array(axes).reshape(nrows, ncols).squeeze()
 
-    slot = current_slot()
-    if slot is None:
-        return build()
-    fig, axes, _ = slot.take((nrows, ncols, tuple(size), projection), build)
-    return fig, axes
+def curves_figure(size=(6.5, 3.6), styles=(), reference: float | None = None, legend: dict | None = None,
+                  zero_v: bool = False, **axes):
+    """(fig, artists) of a figure of curves for :func:`~kinematics_lib.notebook.widgets.figure_once`:
+    one animated line per style (a dict of ``plot`` keywords, with its legend label), an
+    animated title and legend (its texts may change with the sliders), a horizontal reference
+    line at ``reference`` (dotted, solid at 0), a vertical line at 0 with ``zero_v``, a light
+    grid; ``axes`` go to ``ax.set`` (labels, fixed limits). Update it with :func:`show_curves`."""
+    fig, ax = new_figure(size=size)
+    lines = [ax.plot([], [], animated=True, **style)[0] for style in styles]
+    if reference is not None:
+        ax.axhline(reference, color="k", lw=0.6, ls=":" if reference else "-")
+    if zero_v:
+        ax.axvline(0.0, color="k", lw=0.6)
+    ax.set(**axes)
+    ax.grid(True, alpha=0.3)
+    art = {"ax": ax, "lines": lines, "title": ax.set_title(" ")}
+    art["title"].set_animated(True)
+    if legend is not None:
+        art["legend"] = ax.legend(fontsize=8, **legend)
+        art["legend"].set_animated(True)
+    return fig, art
+
+
+def show_curves(art: dict, curves, title: str | None = None, labels=None) -> None:
+    """Put (x, y) curves on the lines of :func:`curves_figure` in order; set the title and,
+    given ``labels``, the legend's texts."""
+    for line, (x, y) in zip(art["lines"], curves):
+        line.set_data(x, y)
+    if title is not None:
+        art["title"].set_text(title)
+    for text, label in zip(art["legend"].get_texts() if labels else (), labels or ()):
+        text.set_text(label)
 
 
 def _is_3d(ax) -> bool:
@@ -109,17 +139,32 @@ def draw_frames(ax, Ts, length: float = 0.1) -> None:
         ax.plot(seg[:, 0], seg[:, 1], seg[:, 2], color=AXIS_COLORS[k], lw=1.5)
 
 
-def draw_chain(ax, points, color: str = "0.25", lw: float = 4.0, end_marker: str = "o") -> None:
-    """Draw a chain of links through ``points`` (k, 2) or (k, 3): joints as circles, tip marked."""
+def draw_chain(ax, points, color: str = "0.25", lw: float = 4.0, end_marker: str = "o",
+               animated: bool = False) -> list:
+    """Draw a chain of links through ``points`` (k, 2) or (k, 3): joints as circles, tip marked.
+    Returns its three lines (links, joints, tip) for :func:`update_chain`."""
     P = np.asarray(points, dtype=float)
     if _is_3d(ax):
-        ax.plot(P[:, 0], P[:, 1], P[:, 2], "-", color=color, lw=lw, solid_capstyle="round")
-        ax.scatter(P[:-1, 0], P[:-1, 1], P[:-1, 2], s=30, color="white", edgecolor="k", depthshade=False)
-        ax.scatter(*P[-1], s=40, color="tab:orange", marker=end_marker, depthshade=False)
+        lines = [ax.plot(P[:, 0], P[:, 1], P[:, 2], "-", color=color, lw=lw, solid_capstyle="round")[0],
+                 ax.plot(P[:-1, 0], P[:-1, 1], P[:-1, 2], "o", ms=5.5, mfc="white", mec="k")[0],
+                 ax.plot(*P[-1:].T, end_marker, ms=6.3, color="tab:orange")[0]]
     else:
-        ax.plot(P[:, 0], P[:, 1], "-", color=color, lw=lw, solid_capstyle="round", zorder=2)
-        ax.plot(P[:-1, 0], P[:-1, 1], "o", ms=7, mfc="white", mec="k", zorder=3)
-        ax.plot(P[-1, 0], P[-1, 1], end_marker, ms=7, color="tab:orange", zorder=4)
+        lines = [ax.plot(P[:, 0], P[:, 1], "-", color=color, lw=lw, solid_capstyle="round", zorder=2)[0],
+                 ax.plot(P[:-1, 0], P[:-1, 1], "o", ms=7, mfc="white", mec="k", zorder=3)[0],
+                 ax.plot(P[-1, 0], P[-1, 1], end_marker, ms=7, color="tab:orange", zorder=4)[0]]
+    for line in lines:
+        line.set_animated(animated)
+    return lines
+
+
+def update_chain(lines, points) -> None:
+    """Move the chain drawn by :func:`draw_chain` to ``points`` (same dimension)."""
+    P = np.asarray(points, dtype=float)
+    for line, part in zip(lines, (P, P[:-1], P[-1:])):
+        if P.shape[1] == 3:
+            line.set_data_3d(part[:, 0], part[:, 1], part[:, 2])
+        else:
+            line.set_data(part[:, 0], part[:, 1])
 
 
 def is_planar(robot: DHRobot) -> bool:
@@ -220,33 +265,26 @@ def frame_label_groups(origins, names, tol: float):
 
 
 def draw_arm(ax, robot: DHRobot, q, frames: bool = True, frame_length: float | None = None,
-             color: str = "0.25", reach: float | None = None) -> np.ndarray:
-    """Draw a DH arm at q (links through the frame origins, plus the tool point); return the frames.
+             color: str = "0.25", reach: float | None = None, animated: bool = False) -> dict:
+    """Draw a DH arm at q (links through the frame origins, plus the tool point, with its frames
+    {0}..{n} and E); return its artists for :func:`update_arm` (``animated=True`` in a slider
+    view's build function).
 
-    On 2-D axes the x-y projection is drawn; on 3-D axes the arm in space.
+    On 2-D axes the x-y projection is drawn; on 3-D axes the arm in space (set the limits with
+    :func:`set_equal_3d` over the arm's reach).
     """
-    Ts = dh_frames(robot, q)
-    T_E = Ts[-1] @ robot.T_tool
-    points = arm_points(robot, q)
     size = reach or max(float(np.abs(robot.a).sum() + np.abs(robot.d).sum()), 1e-3)
-    length = frame_length or 0.15 * size
-    draw_chain(ax, points if _is_3d(ax) else points[:, :2], color=color)
+    art = {"robot": robot, "size": size, "length": frame_length or 0.15 * size, "frames": None, "labels": []}
+    dim = 3 if _is_3d(ax) else 2
+    art["chain"] = draw_chain(ax, np.zeros((robot.n + 2, dim)), color=color, animated=animated)
     if frames:
-        draw_frames(ax, np.concatenate([Ts, T_E[None]]), length)
-        names = [str(i) for i in range(len(Ts))] + ["E"]
-        origins = np.vstack([Ts[:, :3, 3], T_E[:3, 3]])
-        # frames closer than 0.7 axis lengths share one label ("{2,3}"): two labels of 10-pt text
-        # that close would overprint (the PUMA's frames 2 and 3, 0.15 m apart)
-        for members, o in frame_label_groups(origins, names, 0.7 * length):
-            numbered = [m for m in members if m != "E"]
-            text = " ".join(([("{" + ",".join(numbered) + "}")] if numbered else []) + (["E"] if "E" in members else []))
-            if _is_3d(ax):
-                ax.text(*o, f" {text}", fontsize=10)
-            else:
-                ax.text(o[0], o[1], f" {text}", fontsize=10, va="bottom")
-    if _is_3d(ax):  # in a widget, a cube in steps of a fifth of the arm's size: steady while q moves a little
-        step = 0.2 * size if current_slot() is not None else None
-        set_equal_3d(ax, np.vstack([points, [[0, 0, 0]]]), margin=0.1 * size, step=step)
+        if dim == 3:
+            art["frames"] = [ax.plot([0, 0], [0, 0], [0, 0], color=c, lw=1.5, animated=animated)[0] for c in AXIS_COLORS]
+            art["labels"] = [ax.text(0, 0, 0, "", fontsize=10, animated=animated) for _ in range(robot.n + 2)]
+        else:
+            art["frames"] = [ax.plot([0, 0], [0, 0], color=c, lw=1.3, animated=animated)[0] for c in AXIS_COLORS[:2]]
+            art["labels"] = [ax.text(0, 0, "", fontsize=10, va="bottom", animated=animated) for _ in range(robot.n + 2)]
+    if dim == 3:
         for axis in (ax.xaxis, ax.yaxis, ax.zaxis):  # five ticks a side: readable, and half the text to draw
             axis.set_major_locator(MaxNLocator(5))
         ax.set_xlabel("x [m]")
@@ -254,6 +292,48 @@ def draw_arm(ax, robot: DHRobot, q, frames: bool = True, frame_length: float | N
         ax.set_zlabel("z [m]")
     else:
         planar_axes(ax, 1.1 * size)
+    update_arm(art, q)
+    return art
+
+
+def update_arm(art: dict, q) -> np.ndarray:
+    """Move an arm drawn by :func:`draw_arm` to joint angles q; return its DH frames. On 3-D
+    axes the cube follows the arm in steps of a fifth of its size (steady while q moves a little)."""
+    robot, length = art["robot"], art["length"]
+    Ts = dh_frames(robot, q)
+    T_E = Ts[-1] @ robot.T_tool
+    points = arm_points(robot, q)
+    ax = art["chain"][0].axes
+    dim = 3 if _is_3d(ax) else 2
+    update_chain(art["chain"], points[:, :dim])
+    if art["frames"] is not None:
+        F = np.concatenate([Ts, T_E[None]])
+        o = F[:, :3, 3]
+        for k, line in enumerate(art["frames"]):
+            seg = np.stack([o, o + length * F[:, :3, k], np.full_like(o, np.nan)], axis=1).reshape(-1, 3)
+            if dim == 3:
+                line.set_data_3d(seg[:, 0], seg[:, 1], seg[:, 2])
+            else:
+                line.set_data(seg[:, 0], seg[:, 1])
+        names = [str(i) for i in range(len(Ts))] + ["E"]
+        # frames closer than 0.7 axis lengths share one label ("{2,3}"): two labels of 10-pt text
+        # that close would overprint (the PUMA's frames 2 and 3, 0.15 m apart)
+        groups = frame_label_groups(o, names, 0.7 * length)
+        for k, label in enumerate(art["labels"]):
+            label.set_visible(k < len(groups))
+            if k >= len(groups):
+                continue
+            members, p = groups[k]
+            numbered = [m for m in members if m != "E"]
+            label.set_text(" " + " ".join(([("{" + ",".join(numbered) + "}")] if numbered else [])
+                                          + (["E"] if "E" in members else [])))
+            if dim == 3:
+                label.set_position_3d(p)
+            else:
+                label.set_position(p[:2])
+    if dim == 3:
+        size = art["size"]
+        set_equal_3d(ax, np.vstack([points, [[0, 0, 0]]]), margin=0.1 * size, step=0.2 * size)
     return Ts
 
 
@@ -275,6 +355,11 @@ def draw_ellipse(ax, center, A, color: str = "tab:purple", label: str | None = N
     With A = J (a 2x2 planar Jacobian, or J J^T's square root) this is the manipulability
     ellipse: the end-effector velocities reachable with |qdot| <= 1.
     """
+    return ax.plot(*ellipse_points(center, A, n), color=color, lw=1.8, label=label)[0]
+
+
+def ellipse_points(center, A, n: int = 120) -> np.ndarray:
+    """(2, n) points of the image of the unit circle under the 2x2 matrix A, centred at ``center``
+    (the data of :func:`draw_ellipse`, for ``set_data`` in a slider view)."""
     t = np.linspace(0.0, 2.0 * np.pi, n)
-    pts = np.asarray(center)[:2, None] + np.asarray(A, dtype=float) @ np.vstack([np.cos(t), np.sin(t)])
-    ax.plot(pts[0], pts[1], color=color, lw=1.8, label=label)
+    return np.asarray(center, dtype=float)[:2, None] + np.asarray(A, dtype=float) @ np.vstack([np.cos(t), np.sin(t)])

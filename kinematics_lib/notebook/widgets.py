@@ -21,33 +21,27 @@ and a unit, ``"q₂ [rad]"`` -- declared once on the view function with :func:`s
 the decimals of the slider step (0 reads 0.00, never 8.88e-16) and the view receives the value
 rounded the same way.
 
-Speed (issue 13: 60 ms per slider move for view + draw + PNG, ``benchmarks/bench_views.py``):
+Speed (60 ms per slider move for view + draw + PNG, ``benchmarks/bench_views.py``), with
+matplotlib's public API only (issue 21; ``tests/test_views_public_api.py``):
 
-* **One figure per widget.** ``InteractiveView`` owns a :class:`FigureSlot`; while its view
-  function runs, :func:`~kinematics_lib.notebook.plotting.new_figure` returns the figure of
-  the previous call with its axes emptied (axes, Axis objects and ticks kept; artists, legends,
-  titles and labels gone; autoscaling, margins and the colour cycle reset). A view written for
-  a fresh figure works unchanged if it sets every axes property it needs at every call (never
-  only under a condition); one that adds axes itself (``twinx``, a colour bar) gets fresh
-  figures. For more speed a view can keep its artists in ``current_slot().state`` and update
-  them (``set_data``, ``set_offsets``, ``set_text``) -- called on its own (tests, static cells)
-  there is no slot and it builds a fresh figure. ``tests/test_sliders.py`` checks, for every
-  slider view of every chapter, that the widget's figure after slider moves has the pixels of
-  a fresh figure at the same values.
-* **No layout engine on the hot path.** Constrained layout runs once, on the first figure;
-  later figures keep (or, when fresh, copy) its axes positions. Leave room for the longest
-  title or label a slider can produce (e.g. always two title lines), since the layout is frozen.
-* **Frame cached, data redrawn** (:class:`_Blitter`): when the axes' positions, limits, scales,
-  tick labels and axis labels (3-D: the projection) did not change, the cached pixels of that
-  frame are restored and only the data artists, titles and legends are drawn. Fixed or
-  :func:`~kinematics_lib.notebook.plotting.steady_limits` axis limits keep the frame steady
-  (``current_slot() is not None`` tells a drawing helper that it runs in a widget, e.g.
-  ``draw_arm`` rounds its 3-D cube only there). Legends (except ``loc="best"``) are drawn from
-  pixels cached on their content; titles are placed without measuring the tick labels.
-* **Cheap artists** in the helpers of ``plotting``: ``arrow`` (one patch, not an annotation),
-  ``draw_frames`` (three lines for any number of frames), collections instead of one patch or
-  line per item.
+* **Build once, update data.** A slider view gets its figure and artists from
+  :func:`figure_once`: the widget's :class:`FigureSlot` runs the view's build function at the
+  first call only; the view then updates data (``set_data``, ``set_offsets``, ``set_text``, ...).
+  Called outside a widget (tests, static cells) it builds every time. docs/authoring.md has the
+  pattern with an example.
+* **Blitting** (:class:`Blitter`): artists that change with the sliders are ``animated=True``;
+  ``canvas.draw()`` draws the rest (the *frame*: axes, ticks, labels, fixed lines) which is kept
+  with ``copy_from_bbox``; at each move ``restore_region`` puts it back and ``draw_artist`` draws
+  the animated artists. A frame whose :func:`frame_signature` (size, positions, limits, ticks,
+  labels, titles, 3-D view) changed is drawn again. The static PNG (:func:`figure_png`) is drawn
+  by the same code, so the live and the stored figure agree pixel for pixel.
+* **Layout once.** Constrained layout runs at the first draw, then the layout is frozen
+  (``set_layout_engine("none")``): leave room for the longest title a slider can produce.
 * **The PNG** is encoded from the Agg buffer at compress level 1 while live.
+* **Why a PNG image widget, not ipympl** (``%matplotlib widget``): measured in JupyterLab in
+  Chromium, key press to new figure (``benchmarks/bench_browser.py --ipympl``, three views, 60
+  presses, December 2026): PNG image widget median 56 ms (p90 69 ms), ipympl 0.10 median 163 ms
+  (p90 204 ms); and the PNG bundle is also the static figure nbval and the site show.
 """
 
 from __future__ import annotations
@@ -60,7 +54,7 @@ import math
 import os
 import re
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -69,7 +63,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 __all__ = ["View", "interactive_view", "InteractiveView", "quick_mode", "Progress", "slider_labels",
-           "effective_labels", "has_unit", "png_size", "DPI", "MAX_FIGURE_PX", "FigureSlot", "current_slot"]
+           "effective_labels", "has_unit", "png_size", "DPI", "MAX_FIGURE_PX", "FigureSlot", "current_slot", "figure_once", "animate",
+           "Blitter", "frame_signature", "figure_png", "fmt"]
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 #: Pixels per inch of every figure shown (static PNG and live widget): a 6 x 4 in figure is 540 x 360 px.
@@ -96,7 +91,8 @@ def quick_mode() -> bool:
 def figure_png(fig: Figure, dpi: int = DPI, compress_level: int = 6) -> bytes:
     """Render a matplotlib figure to PNG bytes: one Agg draw at ``dpi``, RGB, no metadata
     (deterministic). ``compress_level`` 1 for live updates (fast), 6 for stored outputs (small)."""
-    _agg_canvas(fig, dpi).draw()
+    _agg_canvas(fig, dpi)
+    Blitter().draw(fig)
     return _encode(fig, compress_level)
 
 
@@ -117,6 +113,31 @@ def _encode(fig: Figure, compress_level: int) -> bytes:
     Image.frombuffer("RGBA", (rgba.shape[1], rgba.shape[0]), rgba, "raw", "RGBA", 0, 1).convert("RGB").save(
         buf, format="png", compress_level=compress_level)
     return buf.getvalue()
+
+
+def fmt(x, digits: int = 3, sign: bool = False, width: int = 0, brackets: str = "()", fixed: bool = True,
+        floor: float | None = None) -> str:
+    """The one number formatter of view text: ``x`` with ``digits`` fixed decimals and never a
+    negative zero (``fmt(-0.0004)`` is ``'0.000'``); ``sign`` always shows + or -, ``width`` pads
+    on the left. A sequence gives ``'(a, b, c)'`` (``brackets='[]'`` for ``'[a, b, c]'``).
+    ``fixed=False``: the shortest form of the rounded value (``fmt(0.5, fixed=False)`` is
+    ``'0.5'``). ``floor``: a small positive quantity in scientific notation, ``'< 1e-12'`` below
+    the floor (round-off, not a result).
+
+    >>> fmt(-0.0004), fmt(2.5, 2, sign=True), fmt([1, -2], 1, brackets="[]"), fmt(3e-15, floor=1e-12)
+    ('0.000', '+2.50', '[1.0, -2.0]', '< 1e-12')
+    """
+    if np.ndim(x) > 0:
+        return brackets[0] + ", ".join(fmt(v, digits, sign, width, brackets, fixed, floor)
+                                       for v in np.ravel(np.asarray(x, dtype=float))) + brackets[-1]
+    x = float(x)
+    if floor is not None:
+        return f"{x:.1e}" if x >= floor else f"< {floor:.0e}"
+    if not fixed:
+        return str(round(x, digits) + 0.0)
+    spec = f"{'+' if sign else ''}{width or ''}.{digits}f"
+    text = f"{x:{spec}}"
+    return f"{0.0:{spec}}" if text.strip(" +-0.") == "" and math.isfinite(x) else text
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -185,10 +206,13 @@ def _snap(value, spec):
 
 @dataclass
 class View:
-    """A figure and the numbers it shows. Displays as the PNG; ``text`` is its text/plain form."""
+    """A figure and the numbers it shows. Displays as the PNG; ``text`` is its text/plain form.
+    ``numbers``: the key numbers of the text as the view computed them (name -> float, array or
+    dict), for tests and callers; the text is their formatted form."""
 
     figure: Figure
     text: str = ""
+    numbers: dict = field(default_factory=dict)
 
     def png(self) -> bytes:
         if not hasattr(self, "_png"):
@@ -239,71 +263,49 @@ def _initial_value(spec):
 
 
 class FigureSlot:
-    """The one figure of a widget: while a view function runs inside :meth:`active`,
-    :func:`~kinematics_lib.notebook.plotting.new_figure` hands back the figure it built at the
-    previous call (same grid, size and projection) with every axes *emptied* instead of building
-    a new one -- the axes, their ticks and tick labels stay (building them is most of a new
-    figure's cost), the data artists, legends and titles go, and what a fresh axes has by default
-    comes back: data limits and autoscaling, margins, the colour cycle, empty titles and axis
-    labels, 'auto' aspect. What a view sets on its axes it must therefore set at every call, not
-    only under a condition (limits, scales, ticks, grid); a view that adds axes of its own
-    (``twinx``, a colour bar) gets a fresh figure each time. ``tests/test_sliders.py`` checks
-    for every slider view of every chapter that the reused figure's pixels equal a fresh one's.
+    """The one figure of a widget and its artists, built at the widget's first call.
 
-    A view can keep more than the axes: :attr:`state` is a dict kept with the figure (cleared
-    when the figure is rebuilt), for artists it updates with ``set_data`` instead of re-adding.
+    A view function asks for its figure with :func:`figure_once`: inside a widget (while
+    :meth:`active`), the first call runs ``build()`` and keeps the ``(fig, artists)`` it returns;
+    later calls get the same pair back and only update the artists' data. Outside a widget
+    (tests, a static cell) there is no slot and ``build()`` runs every time.
     """
 
     def __init__(self):
         self.key = None
-        self.figure = None
-        self.axes = None
-        self.state: dict = {}
-        self._naxes = 0
-        self._pristine = None
-        self._taken = False
-        self._failed = False  # the view adds axes of its own: never reuse
+        self.built = None
 
     def active(self):
-        """Context manager: ``new_figure`` inside it draws on this slot's figure."""
+        """Context manager: :func:`figure_once` inside it returns this slot's figure."""
         import contextlib
 
         @contextlib.contextmanager
         def scope():
             token = _SLOT.set(self)
-            self._taken = False
             try:
                 yield self
             finally:
                 _SLOT.reset(token)
         return scope()
 
-    def take(self, key, build):
-        """(fig, axes, reused): the slot's figure emptied if ``key`` matches, else ``build()``."""
-        if self._taken or self._failed:  # a second figure in one call, or not reusable
-            return (*build(), False)
-        self._taken = True
-        fig = self.figure
-        if fig is not None and key == self.key:
-            if len(fig.axes) != self._naxes:  # the view added axes (twinx, colorbar)
-                self._failed = True
-                self.figure = None
-                return (*build(), False)
-            for ax, pristine in zip(fig.axes, self._pristine):
-                _empty_axes(ax, pristine)
-            for t in list(fig.texts):
-                t.remove()
-            for leg in list(fig.legends):
-                leg.remove()
-            if getattr(fig, "_suptitle", None) is not None:
-                fig._suptitle.remove()
-                fig._suptitle = None
-            return fig, self.axes, True
-        fig, axes = build()
-        self.key, self.figure, self.axes, self.state = key, fig, axes, {}
-        self._naxes = len(fig.axes)
-        self._pristine = [_pristine_texts(ax) for ax in fig.axes]
-        return fig, axes, False
+    def get(self, key, build):
+        if self.built is None or not _same(key, self.key):
+            built = build()
+            self.key, self.built = key, built
+        return self.built
+
+
+def _same(a, b) -> bool:
+    """a and b are the same build arguments: identical, or equal (element-wise for tuples;
+    objects holding arrays, such as a robot description, by their repr)."""
+    if a is b:
+        return True
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    try:
+        return bool(a == b)
+    except (ValueError, TypeError):
+        return type(a) is type(b) and repr(a) == repr(b)
 
 
 _SLOT: contextvars.ContextVar = contextvars.ContextVar("kl_figure_slot", default=None)
@@ -314,254 +316,84 @@ def current_slot() -> FigureSlot | None:
     return _SLOT.get()
 
 
-def _pristine_texts(ax):
-    from matplotlib.text import Text
-
-    texts = [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label]
-    if hasattr(ax, "zaxis"):
-        texts.append(ax.zaxis.label)
-    copies = []
-    for t in texts:
-        c = Text()
-        c.update_from(t)
-        copies.append(c)
-    return copies
-
-
-def _empty_axes(ax, pristine) -> None:
-    """Bring a drawn axes back to what a fresh one shows, keeping its Axis objects (and ticks)."""
-    import matplotlib as mpl
-    from matplotlib.axes._base import _process_plot_var_args
-    from matplotlib.transforms import Bbox
-
-    for a in list(ax._children):
-        a.remove()
-    ax.containers = []
-    if ax.legend_ is not None:
-        ax.legend_.remove()
-    ax._get_lines = _process_plot_var_args()
-    ax._get_patches_for_fill = _process_plot_var_args("Polygon")
-    texts = [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label]
-    if hasattr(ax, "zaxis"):
-        texts.append(ax.zaxis.label)
-    for t, p in zip(texts, pristine):
-        t.update_from(p)
-        t.set_text("")
-    ax.ignore_existing_data_limits = True
-    if hasattr(ax, "zaxis"):  # Axes3D keeps its own data limits
-        ax.xy_dataLim = Bbox.null()
-        ax.zz_dataLim = Bbox.null()
-        ax.set_autoscalez_on(True)
-    else:
-        ax.dataLim = Bbox.null()
-        ax.set_aspect("auto")
-    ax.set_autoscalex_on(True)
-    ax.set_autoscaley_on(True)
-    ax._xmargin = mpl.rcParams["axes.xmargin"]
-    ax._ymargin = mpl.rcParams["axes.ymargin"]
-    ax._request_autoscale_view()
+def figure_once(build: Callable, *args, **kwargs):
+    """``build(*args, **kwargs)`` -> ``(fig, artists)``, run once per widget: a slider view calls this
+    first, then updates the artists (``set_data``, ``set_offsets``, ``set_text``, ...). In a
+    widget the pair of the first call comes back at every slider move (a new build when
+    ``build`` or its arguments differ); outside a widget every call builds. Artists whose data change
+    with the sliders are made ``animated=True`` (:func:`animate`): the widget draws the rest,
+    the *frame*, once and blits them over it."""
+    slot = current_slot()
+    if slot is None:
+        return build(*args, **kwargs)
+    return slot.get((build, args, tuple(sorted(kwargs.items()))), lambda: build(*args, **kwargs))
 
 
-def _ticker_labels(axis):
-    """(major locations, their labels, offset text, minor locations) of an Axis, computed from
-    its locator and formatter without creating Tick artists (what a draw would show)."""
-    lo, hi = sorted(axis.get_view_interval())
-    locs = [float(v) for v in axis.major.locator() if lo - 1e-9 * (hi - lo) <= v <= hi + 1e-9 * (hi - lo)]
-    fmt = axis.major.formatter
-    labels = tuple(fmt.format_ticks(locs))
-    minor = tuple(float(v) for v in axis.get_minorticklocs())
-    return tuple(locs), labels, fmt.get_offset(), minor
+def animate(*artists):
+    """Mark artists as changing with the sliders (``set_animated(True)``); returns the first
+    one (``title = animate(ax.set_title(" "))``). Anything not animated belongs to the frame."""
+    for a in artists:
+        a.set_animated(True)
+    return artists[0] if artists else None
 
 
-class _Blitter:
-    """Draw a view's figure over the pixels of an earlier draw when only the data changed.
+def _animated(fig: Figure) -> list:
+    """The visible animated artists of ``fig`` (figure children and each axes' children), in zorder."""
+    out = [a for a in fig.get_children() if a.get_animated() and a.get_visible()]
+    for ax in fig.axes:
+        out += [a for a in ax.get_children() if a.get_animated() and a.get_visible()]
+    return sorted(out, key=lambda a: a.get_zorder())
 
-    The *frame* of a figure -- axes backgrounds, spines, ticks and tick labels, axis labels,
-    grid, 3-D panes -- is usually the same from one slider move to the next, and drawing that
-    text is most of a draw. The first figure of a frame is drawn once without its data artists
-    (that image is the *background*); a later figure whose axes have the same positions,
-    limits, scales, tick labels and axis labels (3-D: the same projection) is drawn by restoring
-    the background and drawing only its data artists, titles and legends (``Axes.draw_artist``)
-    in zorder (3-D: in the depth order ``Axes3D.draw`` gives them). Anything else -- polar axes,
-    a changed frame, a different figure size -- gets a full draw and becomes a background. Grid
-    lines and ticks then sit under the data, never over it. The frame's signature is computed
-    from the locators and formatters (no Tick artists are created), so the restore path never
-    pays for the ticks.
-    """
 
-    KEEP = 8  # backgrounds kept (frames met again when a slider goes back and forth)
+def frame_signature(fig: Figure) -> tuple:
+    """What the frame's pixels depend on, read through public getters: figure size and dpi; for
+    each axes its position, limits, scales, ticks, axis labels, titles (3-D: z limits, view
+    angles); and the figure's non-animated texts."""
+    sig = [tuple(fig.get_size_inches()), fig.dpi,
+           tuple(t.get_text() for t in fig.texts if not t.get_animated()), fig.get_suptitle()]
+    for ax in fig.axes:
+        entry = [ax.get_position().bounds, ax.get_xlim(), ax.get_ylim(), ax.get_xscale(), ax.get_yscale(),
+                 ax.get_xlabel(), ax.get_ylabel(), tuple(ax.get_xticks()), tuple(ax.get_yticks()),
+                 ax.axison, ax.get_visible()]
+        entry += [ax.get_title(loc) for loc in ("left", "center", "right")
+                  if not getattr(ax, "title").get_animated() or loc != "center"]
+        if getattr(ax, "name", "") == "3d":
+            entry += [ax.get_zlim(), ax.get_zlabel(), tuple(ax.get_zticks()), ax.elev, ax.azim, ax.roll]
+        sig.append(tuple(entry))
+    return tuple(sig)
+
+
+class Blitter:
+    """Draw a figure on its Agg canvas with matplotlib's documented blitting: the frame (every
+    artist not animated) is drawn by ``canvas.draw()`` -- which skips animated artists -- and
+    kept with ``copy_from_bbox``; the animated artists are drawn over it with ``draw_artist``.
+    The next draw of the same figure restores the kept frame (``restore_region``) when its
+    :func:`frame_signature` is unchanged, else draws the frame again. The first full draw runs
+    the figure's layout engine, then the layout is frozen (``set_layout_engine("none")``), so
+    the frame does not move when an animated title changes length."""
 
     def __init__(self):
-        self.backgrounds: dict = {}
-        self.legends: dict = {}  # legend content -> its pixels (RGBA, with alpha) and place
-
-    @staticmethod
-    def _legend_key(leg, ax):
-        """What a legend's pixels depend on, or None when its place depends on the data (loc='best')."""
-        from matplotlib.colors import to_rgba_array
-
-        if leg._loc == 0:
-            return None
-
-        def style(h):
-            get = lambda name: getattr(h, name)() if hasattr(h, name) else None  # noqa: E731
-            out = []
-            for name in ("get_color", "get_facecolor", "get_edgecolor", "get_markerfacecolor", "get_markeredgecolor"):
-                v = get(name)
-                out.append(None if v is None or (isinstance(v, str) and v in ("none", "auto"))
-                           else tuple(to_rgba_array(v).round(6).ravel()))
-            for name in ("get_linestyle", "get_linewidth", "get_marker", "get_markersize", "get_alpha", "get_hatch"):
-                v = get(name)
-                out.append(tuple(np.ravel(v).tolist()) if isinstance(v, (list, np.ndarray)) else v)
-            return (type(h).__name__, tuple(map(str, out)))
-
-        return (tuple(ax.get_position().bounds), leg._loc, tuple(leg.get_bbox_to_anchor().bounds),
-                tuple((t.get_text(), t.get_fontsize(), str(t.get_color())) for t in leg.texts),
-                leg._ncols, tuple(style(h) for h in leg.legend_handles), leg.get_frame().get_alpha(),
-                leg.get_frame_on(), leg.get_title().get_text())
-
-    def _draw_legend(self, leg, ax, renderer) -> None:
-        """Draw a legend from its cached pixels (a legend is text in boxes: slow to lay out and
-        draw, and the same at every slider move); the first time, render it on a transparent
-        canvas of the figure's size and keep its pixels."""
-        from matplotlib.backends.backend_agg import RendererAgg
-
-        key = self._legend_key(leg, ax)
-        if key is None:
-            ax.draw_artist(leg)
-            return
-        key = (renderer.width, renderer.height, renderer.dpi, key)
-        if key not in self.legends:
-            off = RendererAgg(renderer.width, renderer.height, renderer.dpi)
-            off.clear()
-            leg.draw(off)
-            bb = leg.get_window_extent(off)
-            x0, y0 = max(int(math.floor(bb.x0)) - 2, 0), max(int(math.floor(bb.y0)) - 2, 0)
-            x1, y1 = min(int(math.ceil(bb.x1)) + 2, renderer.width), min(int(math.ceil(bb.y1)) + 2, renderer.height)
-            pixels = np.asarray(off.buffer_rgba())[renderer.height - y1:renderer.height - y0, x0:x1][::-1].copy()
-            if len(self.legends) >= 4 * self.KEEP:
-                self.legends.pop(next(iter(self.legends)))
-            self.legends[key] = (x0, y0, pixels)
-        x0, y0, pixels = self.legends[key]
-        gc = renderer.new_gc()
-        renderer.draw_image(gc, x0, y0, pixels)
-        gc.restore()
-
-    @staticmethod
-    def _frame(ax):
-        return {ax.patch, *ax._axis_map.values(), *ax.spines.values()}
-
-    @staticmethod
-    def _dynamic(ax):
-        frame = _Blitter._frame(ax)
-        return sorted((a for a in ax.get_children() if a not in frame and a.get_visible()),
-                      key=lambda a: a.get_zorder())
-
-    @staticmethod
-    def _figure_dynamic(fig):
-        return [a for a in (*fig.texts, *fig.legends, getattr(fig, "_suptitle", None)) if a is not None and a.get_visible()]
-
-    @staticmethod
-    def signature_of(fig: Figure):
-        sig = [tuple(fig.get_size_inches()), fig.dpi]
-        for ax in fig.axes:
-            name = getattr(ax, "name", "")
-            if name not in ("rectilinear", "3d") or ax.get_axes_locator() is not None:
-                return None
-            ax.apply_aspect()
-            entry = [name, ax.get_position().bounds, ax.get_xlim(), ax.get_ylim(), ax.get_xscale(),
-                     ax.get_yscale(), ax.axison, ax.patch.get_visible()]
-            if name == "3d":
-                entry += [ax.get_zlim(), getattr(ax, "_axis3don", True), ax.zaxis.get_label_text(),
-                          tuple(ax.get_proj().ravel().round(12))]
-            for axis in ax._axis_map.values():
-                entry += [axis.get_label_text(), axis.get_visible(), *_ticker_labels(axis)]
-            sig.append(tuple(entry))
-        return tuple(sig)
-
-    @staticmethod
-    def _place_titles(ax, renderer) -> None:
-        """Put the titles where ``Axes.draw`` would (``_update_title_position``), without its
-        tick-label bounding boxes in the common case: 2-D axes with the x ticks and label at
-        the bottom, no y offset text, no twins or aligned titles -- then a title sits at y = 1
-        unless its text would dip into the axes."""
-        titles = (ax.title, ax._left_title, ax._right_title)
-        if not any(t.get_text() for t in titles) or ax._autotitlepos is False:
-            return
-        fig = ax.get_figure(root=False)
-        simple = (getattr(ax, "name", "") == "rectilinear" and not ax.child_axes
-                  and ax.xaxis.get_ticks_position() not in ("top", "unknown")
-                  and ax.xaxis.get_label_position() != "top"
-                  and len(ax._twinned_axes.get_siblings(ax)) == 1
-                  and len(fig._align_label_groups["title"].get_siblings(ax)) == 1
-                  and not (ax.yaxis.offsetText.get_visible() and ax.yaxis.major.formatter.get_offset()))
-        if not simple:
-            ax._update_title_position(renderer)
-            return
-        top = ax.get_window_extent().ymax
-        for t in titles:
-            t.set_position((t.get_position()[0], 1.0))
-            if t.get_text() and t.get_window_extent(renderer).ymin < top:
-                ax._update_title_position(renderer)
-                return
-
-    def _draw_dynamic(self, ax, renderer) -> None:
-        from matplotlib.legend import Legend
-
-        artists = _Blitter._dynamic(ax)
-        _Blitter._place_titles(ax, renderer)
-        if getattr(ax, "name", "") == "3d":  # what Axes3D.draw does before drawing its children
-            from matplotlib import collections as mcoll, patches as mpatches
-
-            ax.M = ax.get_proj()
-            ax.invM = np.linalg.inv(ax.M)
-            cp = [a for a in artists if isinstance(a, (mcoll.Collection, mpatches.Patch))]
-            if ax.computed_zorder:
-                z = max(axis.get_zorder() for axis in ax._axis_map.values()) + 1
-                zc = zp = z
-                for a in sorted(cp, key=lambda a: a.do_3d_projection(), reverse=True):
-                    if isinstance(a, mcoll.Collection):
-                        a.zorder, zc = zc, zc + 1
-                    else:
-                        a.zorder, zp = zp, zp + 1
-            else:
-                for a in cp:
-                    a.do_3d_projection()
-            artists = sorted(artists, key=lambda a: a.get_zorder())
-        for artist in artists:
-            if isinstance(artist, Legend):
-                self._draw_legend(artist, ax, renderer)
-            else:
-                ax.draw_artist(artist)
+        self.figure = None
+        self.signature = None
+        self.background = None
 
     def draw(self, fig: Figure) -> None:
-        """Draw ``fig`` on its Agg canvas (``figure_png`` then encodes the buffer)."""
-        engine = fig.get_layout_engine()
-        if engine is not None and engine.__class__.__name__ != "PlaceHolderLayoutEngine":
-            engine.execute(fig)  # lay out with every artist present, then freeze
-            fig.set_layout_engine("none")
-        sig = self.signature_of(fig)
-        if sig is None:
-            fig.canvas.draw()
-            return
-        canvas = fig.canvas
-        if sig not in self.backgrounds:
-            hidden = [a for ax in fig.axes for a in self._dynamic(ax)] + self._figure_dynamic(fig)
-            for a in hidden:
-                a.set_visible(False)
-            canvas.draw()
-            if len(self.backgrounds) >= self.KEEP:
-                self.backgrounds.pop(next(iter(self.backgrounds)))
-            self.backgrounds[sig] = canvas.copy_from_bbox(fig.bbox)
-            for a in hidden:
-                a.set_visible(True)
+        canvas = _agg_canvas(fig)
+        animated = _animated(fig)
+        sig = frame_signature(fig) if animated else None
+        if animated and fig is self.figure and sig == self.signature and self.background is not None:
+            canvas.restore_region(self.background)
         else:
-            canvas.restore_region(self.backgrounds[sig])
-        renderer = canvas.get_renderer()
-        for ax in fig.axes:
-            self._draw_dynamic(ax, renderer)
-        for artist in self._figure_dynamic(fig):
-            artist.draw(renderer)
+            canvas.draw()
+            if fig.get_layout_engine() is not None:
+                fig.set_layout_engine("none")
+            # after the draw: the layout and the axes' aspect have placed the axes
+            self.figure, self.signature = fig, frame_signature(fig) if animated else None
+            self.background = canvas.copy_from_bbox(fig.bbox) if animated else None
+        for a in animated:
+            if hasattr(a, "do_3d_projection"):
+                a.do_3d_projection()
+            fig.draw_artist(a)
 
 
 class InteractiveView:
@@ -579,8 +411,8 @@ class InteractiveView:
         self.continuous_update = continuous_update
         self.values = {k: _snap(_initial_value(v), v) for k, v in self.sliders.items()}
         self._layout = None  # axes positions of the first figure (constrained layout ran once)
-        self._blitter = _Blitter()
-        self.slot = FigureSlot()  # one figure per widget, emptied and redrawn at each move
+        self._blitter = Blitter()
+        self.slot = FigureSlot()  # the widget's figure and artists, built at the first call
         self.initial = self._render(self.values)  # errors at the initial values surface here
 
     def _render(self, values: dict, compress_level: int = 6) -> View:
@@ -591,7 +423,6 @@ class InteractiveView:
             raise ValueError(f"{getattr(self.view_fn, '__name__', 'view_fn')} must return a View, got {type(view).__name__}")
         self._reuse_layout(view.figure)
         if not hasattr(view, "_png"):  # the PNG is all the widget keeps
-            _agg_canvas(view.figure)
             self._blitter.draw(view.figure)
             view._png = _encode(view.figure, compress_level)
         if self._layout is None:

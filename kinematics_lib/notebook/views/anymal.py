@@ -22,7 +22,7 @@ from ...legged.shared import planar_leg as _planar
 from ...legged.stance import ANYMAL_FEET, ANYMAL_STANCE, stance_configuration, urdf_boxes
 from ...legged.statics import static_equilibrium_forces, static_joint_torques, support_polygon
 from ..plotting import magnitude_image, new_figure
-from ..widgets import View
+from ..widgets import View, figure_once, fmt
 
 __all__ = ["anymal", "nominal_stance", "stance", "structure_rows", "draw_robot", "update_robot", "robot_segments", "stance_view",
            "mass_matrix_figure", "workspace_figure", "landing_figure", "doc_leg_lengths", "doc_ik_errors",
@@ -31,11 +31,6 @@ __all__ = ["anymal", "nominal_stance", "stance", "structure_rows", "draw_robot",
 FORCE_SCALE = 0.002  # metres of arrow per newton
 NOMINAL_HEIGHT = 0.487  # m: base height of the nominal stance with the feet on the ground
 LEGS = ("LF", "LH", "RF", "RH")
-
-
-def _f(x: float, digits: int = 3) -> str:
-    """Fixed decimals without a '-0.000'."""
-    return f"{x + 0.0:.{digits}f}" if round(x, digits) != 0 else f"{0.0:.{digits}f}"
 
 
 @functools.lru_cache(maxsize=None)
@@ -128,9 +123,9 @@ def robot_segments(model: Model, q, forces=None, feet=ANYMAL_FEET) -> dict:
             "joints": np.array(joints), "feet": np.array(tips)}
 
 
-def draw_robot(ax, model: Model, q, forces=None, feet=ANYMAL_FEET) -> dict:
+def draw_robot(ax, model: Model, q, forces=None, feet=ANYMAL_FEET, animated: bool = False) -> dict:
     """ANYmal on 3-D axes (one artist per kind, see :func:`robot_segments`); returns the artists
-    so that a slider can update them (:func:`update_robot`)."""
+    so that a slider can update them (:func:`update_robot`; ``animated=True`` in a slider view)."""
     from mpl_toolkits.mplot3d.art3d import Line3DCollection
 
     seg = robot_segments(model, q, forces, feet)
@@ -142,6 +137,8 @@ def draw_robot(ax, model: Model, q, forces=None, feet=ANYMAL_FEET) -> dict:
         ax.add_collection3d(a, autolim=False)
     art["joints"], = ax.plot(*seg["joints"].T, "o", color="k", ms=3)
     art["feet"], = ax.plot(*seg["feet"].T, "o", color="k", ms=6)
+    for a in art.values():
+        a.set_animated(animated)
     ax.set(xlabel="x [m]", ylabel="y [m]", zlabel="z [m]")
     return art
 
@@ -155,21 +152,23 @@ def update_robot(art: dict, model: Model, q, forces=None, feet=ANYMAL_FEET) -> N
         art[name].set_data_3d(*seg[name].T)
 
 
-@functools.lru_cache(maxsize=1)
 def _stance_figure() -> tuple:
-    """The stance figure, built once (a slider only moves its artists)."""
+    """The stance figure (:func:`~kinematics_lib.notebook.widgets.figure_once`: built once per
+    widget, a slider only moves its artists)."""
     fig = Figure(figsize=(6.4, 4.6))
     ax = fig.add_subplot(1, 1, 1, projection="3d")
     fig.subplots_adjust(left=0.0, right=1.0, bottom=0.02, top=0.95)
     q, _ = _nominal()
-    art = draw_robot(ax, anymal(), q)
-    art["polygon"], = ax.plot([], [], [], "--", color="tab:purple", lw=1.2)
-    art["com"], = ax.plot([], [], [], ":", color="k", lw=1)
-    art["com_ground"], = ax.plot([], [], [], "o", color="tab:purple", ms=7)
+    art = draw_robot(ax, anymal(), q, animated=True)
+    art["polygon"], = ax.plot([], [], [], "--", color="tab:purple", lw=1.2, animated=True)
+    art["com"], = ax.plot([], [], [], ":", color="k", lw=1, animated=True)
+    art["com_ground"], = ax.plot([], [], [], "o", color="tab:purple", ms=7, animated=True)
     ax.set(xlim=(-0.5, 0.5), ylim=(-0.5, 0.5), zlim=(0.0, 0.7))
     ax.set_autoscale_on(False)
     ax.set_box_aspect((1, 1, 0.7))
     ax.view_init(elev=20, azim=-60)
+    ax.computed_zorder = False  # the artists' order is theirs, not re-sorted by depth at each full draw
+    ax.set_title(f"ANYmal B, forces {FORCE_SCALE * 1000:.0f} mm per N", fontsize=9)
     return fig, ax, art
 
 
@@ -192,12 +191,12 @@ def stance_view(height: float = NOMINAL_HEIGHT, roll: float = 0.0, pitch: float 
     joint torques."""
     model = anymal()
     q, feet, results = stance(height, roll, pitch, shift_x, shift_y, lift)
-    fig, ax, art = _stance_figure()
+    fig, ax, art = figure_once(_stance_figure)
     p_G = center_of_mass(model, q)
     T = forward_kinematics(model, q)
     P = np.array([(T[b] @ T_BF)[:3, 3] for b, T_BF in (model.frames[f] for f in feet)])
-    lines = [f"base at ({_f(shift_x, 3)}, {_f(shift_y, 3)}, {_f(height, 3)}) m, roll {_f(roll, 2)} rad, "
-             f"pitch {_f(pitch, 2)} rad; {len(feet)} feet on the ground"]
+    lines = [f"base at ({fmt(shift_x, 3)}, {fmt(shift_y, 3)}, {fmt(height, 3)}) m, roll {fmt(roll, 2)} rad, "
+             f"pitch {fmt(pitch, 2)} rad; {len(feet)} feet on the ground"]
     unreachable = [f for f, r in zip(ANYMAL_FEET, results) if not r.converged]
     if unreachable:
         lines.append(f"leg IK: {', '.join(unreachable)} cannot reach its foothold (status unreachable)")
@@ -208,14 +207,13 @@ def stance_view(height: float = NOMINAL_HEIGHT, roll: float = 0.0, pitch: float 
         lines.append("infeasible: " + str(err).split(": ", 1)[1])
     update_robot(art, model, q, forces, feet)
     _update_support(art, P, p_G, forces is not None)
-    ax.set_title(f"ANYmal B, forces {FORCE_SCALE * 1000:.0f} mm per N", fontsize=9)
     if forces is not None:
         tau = static_joint_torques(model, q, feet, forces)
         for f, F in zip(feet, forces):
-            lines.append(f"{f}: f = ({_f(F[0], 2)}, {_f(F[1], 2)}, {_f(F[2], 2)}) N")
+            lines.append(f"{f}: f = ({fmt(F[0], 2)}, {fmt(F[1], 2)}, {fmt(F[2], 2)}) N")
         total = np.abs(forces.sum(axis=0) + model.total_mass * model.gravity).max()
         lines.append(f"|sum f + m g| < 1e-9 N: {bool(total < 1e-9)}, max |tau| = {np.abs(tau).max():.2f} N m")
-    return View(fig, "\n".join(lines))
+    return View(fig, "\n".join(lines), {"feet": feet, "forces": forces, "com": p_G})
 
 
 def mass_matrix_figure(model: Model, q) -> View:

@@ -16,8 +16,8 @@ from ...contact.distribution import distribute_contact_forces
 from ...contact.mechanisms import FourBar, four_bar_configuration, simulate_four_bar, unicycle_path
 from ...scenarios.parking import parallel_parking_controls
 from ...contact.time_stepping import ball_drop_run, incline_box_run
-from ..plotting import new_figure, planar_axes, steady_limits
-from ..widgets import View
+from ..plotting import arrow, curves_figure, new_figure, planar_axes, show_curves, steady_limits
+from ..widgets import View, animate, figure_once, fmt
 
 __all__ = ["parking_view", "baumgarte_view", "conditioning_view", "incline_view", "ball_drop_view",
            "friction_cone_view", "force_distribution_view", "standing_body", "STANDING_POINTS", "NORMS",
@@ -31,16 +31,21 @@ LEGS = ("LF", "RF", "LH", "RH")
 NORMS = ("l2 QP (8-face pyramid)", "l2 SOCP (exact cone)", "l1 LP (8-face pyramid)", "linf LP (8-face pyramid)")
 
 
-def _z(x, decimals: int = 3) -> float:
-    return float(np.round(x, decimals)) + 0.0
-
-
-def _small(x: float, floor: float) -> str:
-    """x in scientific notation, or "< floor" when it is at rounding level (not reproducible digits)."""
-    return f"{x:.1e}" if x >= floor else f"< {floor:.0e}"
-
-
 # ---------------------------------------------------------------- nonholonomic: parallel parking
+
+
+def _parking_figure(n_headings: int):
+    fig, ax = new_figure(size=(6.0, 3.6))
+    art = {"ax": ax, "path": ax.plot([], [], color="tab:blue", lw=1.5)[0],
+           "headings": [arrow(ax, (0, 0), (0.08, 0), color="0.3", lw=1.0) for _ in range(n_headings)],
+           "start": ax.plot([0.0], [0.0], "go", label="start")[0], "end": ax.plot([0.0], [0.0], "rs", label="end")[0]}
+    animate(art["path"], *art["headings"], art["start"], art["end"])
+    ax.set_aspect("equal")
+    ax.set_xlabel("x [m]")
+    ax.set_ylabel("y [m]")
+    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)  # off the path
+    ax.set_title("rolling without side slip: x' sin θ − y' cos θ = 0", fontsize=10)
+    return fig, art
 
 
 def parking_view(turn: float = 1.0, duration: float = 1.0) -> View:
@@ -51,21 +56,15 @@ def parking_view(turn: float = 1.0, duration: float = 1.0) -> View:
     d = np.diff(P[:, :2], axis=0) / dt
     th = 0.5 * (P[:-1, 2] + P[1:, 2])        # an arc's chord points along the mean heading
     side = np.abs(d[:, 0] * np.sin(th) - d[:, 1] * np.cos(th)).max()
-    fig, ax = new_figure(size=(6.0, 3.6))
-    ax.plot(P[:, 0], P[:, 1], color="tab:blue", lw=1.5)
-    for k in range(0, len(P), 20):
-        x, y, t = P[k]
-        ax.annotate("", xy=(x + 0.08 * np.cos(t), y + 0.08 * np.sin(t)), xytext=(x, y),
-                    arrowprops=dict(arrowstyle="->", color="0.3"))
-    ax.plot(*P[0, :2], "go", label="start")
-    ax.plot(*P[-1, :2], "rs", label="end")
-    ax.set_aspect("equal")
-    ax.set_xlabel("x [m]")
-    ax.set_ylabel("y [m]")
-    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)  # off the path
-    ax.set_title("rolling without side slip: x' sin θ − y' cos θ = 0", fontsize=10)
-    text = (f"end pose: x = {_z(P[-1, 0])} m, y = {_z(P[-1, 1])} m, θ = {_z(P[-1, 2])} rad\n"
-            f"largest side-slip speed |x' sin θ − y' cos θ| along the path = {_z(side, 6)} m/s (rounding)")
+    fig, art = figure_once(_parking_figure, len(range(0, len(P), 20)))
+    art["path"].set_data(P[:, 0], P[:, 1])
+    for patch, (x, y, t) in zip(art["headings"], P[::20]):
+        patch.set_positions((x, y), (x + 0.08 * np.cos(t), y + 0.08 * np.sin(t)))
+    art["start"].set_data(P[:1, 0], P[:1, 1])
+    art["end"].set_data(P[-1:, 0], P[-1:, 1])
+    art["ax"].set(xlim=_padded(steady_limits(P[:, 0]), 0.05), ylim=_padded(steady_limits(P[:, 1]), 0.05))
+    text = (f"end pose: x = {fmt(P[-1, 0], fixed=False)} m, y = {fmt(P[-1, 1], fixed=False)} m, θ = {fmt(P[-1, 2], fixed=False)} rad\n"
+            f"largest side-slip speed |x' sin θ − y' cos θ| along the path = {fmt(side, 6, fixed=False)} m/s (rounding)")
     return View(fig, text)
 
 
@@ -87,24 +86,29 @@ def _drift_runs():
     return grid, proj
 
 
+def _baumgarte_figure():
+    fig, art = curves_figure((6.5, 3.6), (dict(color="tab:red", label="no stabilisation"),
+                                          dict(color="tab:blue", label="Baumgarte α = 10, β = 10 [1/s]"),
+                                          dict(color="tab:green", label="projection onto c = 0")),
+                             legend=dict(loc="lower right"), xlabel="t [s]", ylabel="max |c(q)| [m²]",
+                             yscale="log", xlim=(-0.5, DRIFT_T + 0.5), ylim=(1e-17, 1e-1))
+    art["ax"].grid(False)
+    return fig, art
+
+
 def baumgarte_view(alpha: float = 5.0, beta: float = 5.0) -> View:
     """Constraint violation max|c(q)| of a four-bar over time: none, Baumgarte(alpha, beta), projection."""
     grid, proj = _drift_runs()
     i = int(np.clip(np.rint(alpha), 0, GAINS.size - 1)) * GAINS.size + int(np.clip(np.rint(beta), 0, GAINS.size - 1))
     t = grid.t
-    fig, ax = new_figure(size=(6.5, 3.6))
+    fig, art = figure_once(_baumgarte_figure)
     floor = 1e-17
-    ax.semilogy(t, grid.violation[0] + floor, label="no stabilisation", color="tab:red")
-    ax.semilogy(t, grid.violation[i] + floor, label=f"Baumgarte α = {GAINS[i // GAINS.size]:g}, β = {GAINS[i % GAINS.size]:g} [1/s]",
-                color="tab:blue")
-    ax.semilogy(t, proj.violation + floor, label="projection onto c = 0", color="tab:green")
-    ax.set_ylim(1e-17, 1e-1)
-    ax.set_xlabel("t [s]")
-    ax.set_ylabel("max |c(q)| [m²]")
-    ax.legend(fontsize=8, loc="lower right")
+    show_curves(art, [(t, grid.violation[0] + floor), (t, grid.violation[i] + floor), (t, proj.violation + floor)],
+                labels=["no stabilisation", f"Baumgarte α = {GAINS[i // GAINS.size]:g}, β = {GAINS[i % GAINS.size]:g} [1/s]",
+                        "projection onto c = 0"])
     e0 = grid.energy[0, 0]
     text = (f"after {t[-1]:.1f} s: max|c| none = {grid.violation[0, -1]:.1e}, Baumgarte = {grid.violation[i, -1]:.1e}, "
-            f"projection = {_small(proj.violation[-1], 1e-12)} m^2\n"
+            f"projection = {fmt(proj.violation[-1], floor=1e-12)} m^2\n"
             f"energy change: none = {grid.energy[0, -1] - e0:+.1e} J, Baumgarte = {grid.energy[i, -1] - e0:+.1e} J, "
             f"projection = {proj.energy[-1] - e0:+.1e} J")
     return View(fig, text)
@@ -123,6 +127,20 @@ def _box_contacts(com_x: float):
     return M, h, J
 
 
+def _conditioning_figure():
+    fig, (ax, bx) = new_figure(1, 2, size=(8.0, 3.2))
+    art = {"bx": bx, "bars": ax.bar(LEGS, [0.0] * 4, color="tab:blue")}
+    ax.axhline(STANDING_MASS * G / 4, color="0.5", ls="--", lw=0.8)
+    ax.set_ylabel("normal force λ_i [N]")
+    ax.set_ylim(0, STANDING_MASS * G * 0.6)
+    art["title"] = ax.set_title(" ", fontsize=9)
+    art["spread"], = bx.semilogy([-12.0, 0.0], [1e-17, 1.0], "o-", ms=3)
+    art["now"] = bx.axvline(0.0, color="tab:red", lw=0.8)
+    bx.set(xlabel="log10 ε", ylabel="max |J a| [m/s²] (penetration)", xlim=(-12.6, 0.6))
+    animate(*art["bars"], art["title"], art["spread"], art["now"])
+    return fig, art
+
+
 def conditioning_view(log10_damping: float = -6.0, com_x: float = 0.1) -> View:
     """Four coplanar contacts on a rigid box: J M^-1 J^T is singular (four normal forces, three
     equations); regularisation picks forces, whose spread depends on the damping."""
@@ -132,24 +150,22 @@ def conditioning_view(log10_damping: float = -6.0, com_x: float = 0.1) -> View:
     eig = np.linalg.eigvalsh(A)
     eps = 10.0 ** log10_damping
     a, lam = regularized_kkt_dynamics(M, h, J, np.zeros(4), np.zeros(6), damping=eps)
-    fig, (ax, bx) = new_figure(1, 2, size=(8.0, 3.2))
-    ax.bar(LEGS, lam, color="tab:blue")
-    ax.axhline(STANDING_MASS * G / 4, color="0.5", ls="--", lw=0.8)
-    ax.set_ylabel("normal force λ_i [N]")
-    ax.set_ylim(0, STANDING_MASS * G * 0.6)
-    ax.set_title(f"damping ε = 1e{log10_damping:+.0f}", fontsize=9)
+    fig, art = figure_once(_conditioning_figure)
+    for bar, v in zip(art["bars"], lam):
+        bar.set_height(v)
+    art["title"].set_text(f"damping ε = 1e{log10_damping:+.0f}")
     grid = np.arange(-12.0, 1.0)
-    spread = [np.abs(J @ regularized_kkt_dynamics(M, h, J, np.zeros(4), np.zeros(6), 10.0 ** g)[0]).max() for g in grid]
-    bx.semilogy(grid, np.maximum(spread, 1e-17), "o-", ms=3)
-    bx.axvline(log10_damping, color="tab:red", lw=0.8)
-    bx.set_xlabel("log10 ε")
-    bx.set_ylabel("max |J a| [m/s²] (penetration)")
+    spread = np.maximum([np.abs(J @ regularized_kkt_dynamics(M, h, J, np.zeros(4), np.zeros(6), 10.0 ** g)[0]).max()
+                         for g in grid], 1e-17)
+    art["spread"].set_data(grid, spread)
+    art["now"].set_xdata([log10_damping, log10_damping])
+    art["bx"].set_ylim(10.0 ** (np.floor(np.log10(spread.min())) - 0.5), 10.0 ** (np.ceil(np.log10(spread.max())) + 0.5))
     cond = eig[-1] / eig[0] if eig[0] > 1e-15 * eig[-1] else np.inf
     text = (f"eigenvalues of J M^-1 J^T: {np.array2string(eig, precision=4, suppress_small=True)} → cond = "
             f"{'inf (singular)' if not np.isfinite(cond) else f'{cond:.3e}'}\n"
             f"regularised cond = {(eig[-1] + eps) / (max(eig[0], 0.0) + eps):.3e}; forces λ = "
             f"{np.array2string(lam, precision=3)} N, sum = {lam.sum():.3f} N (weight {STANDING_MASS * G:.3f} N); "
-            f"max |J a| = {_small(np.abs(J @ a).max(), 1e-9)} m/s²")
+            f"max |J a| = {fmt(np.abs(J @ a).max(), floor=1e-9)} m/s²")
     return View(fig, text)
 
 
@@ -162,18 +178,16 @@ def incline_view(theta_deg: float = 30.0, mu: float = 0.5) -> View:
     run = incline_box_run(th, mu, t_final=1.0, dt=0.02)
     a_analytic = max(G * (np.sin(th) - mu * np.cos(th)), 0.0) if np.tan(th) > mu else 0.0
     a_lcp = (run["speed"][-1] - run["speed"][0]) / run["t"][-1]
-    fig, ax = new_figure(size=(6.0, 3.4))
-    ax.plot(run["t"], run["speed"], label="LCP (Lemke)", lw=2)
-    ax.plot(run["t"], a_analytic * run["t"], "k--", lw=1, label="g (sin θ − μ cos θ) t  or 0")
-    ax.set_xlabel("t [s]")
-    ax.set_ylabel("down-slope speed [m/s]")
-    ax.set_ylim(-0.2, 8.0)
-    ax.legend(fontsize=8, loc="upper left")
+    fig, art = figure_once(curves_figure, (6.0, 3.4), (dict(label="LCP (Lemke)", lw=2),
+                                                       dict(ls="--", color="k", lw=1, label="g (sin θ − μ cos θ) t  or 0")),
+                           legend=dict(loc="upper left"), xlabel="t [s]", ylabel="down-slope speed [m/s]",
+                           xlim=(-0.05, 1.05), ylim=(-0.2, 8.0))
+    show_curves(art, [(run["t"], run["speed"]), (run["t"], a_analytic * run["t"])])
     state = "slides" if np.tan(th) > mu else "sticks"
     text = (f"tan θ = {np.tan(th):.4f}, μ = {mu:.2f}: the box {state}\n"
-            f"acceleration: LCP = {_z(a_lcp, 4)} m/s², analytic = {_z(a_analytic, 4)} m/s²; "
-            f"friction / normal force = {_z(run['f_t'][-1] / run['p_n'][-1], 4)}; "
-            f"max |v_LCP − v_QP| = {_small(run['qp_error'], 1e-9)} m/s")
+            f"acceleration: LCP = {fmt(a_lcp, 4, fixed=False)} m/s², analytic = {fmt(a_analytic, 4, fixed=False)} m/s²; "
+            f"friction / normal force = {fmt(run['f_t'][-1] / run['p_n'][-1], 4, fixed=False)}; "
+            f"max |v_LCP − v_QP| = {fmt(run['qp_error'], floor=1e-9)} m/s")
     return View(fig, text)
 
 
@@ -208,19 +222,25 @@ def impact_momentum_table(dts=(0.01, 0.005, 0.002, 0.001, 5e-4), height: float =
     return out
 
 
+def _ball_figure():
+    fig, (ax, bx) = new_figure(1, 2, size=(8.0, 3.0))
+    art = {"axes": (ax, bx), "y": ax.plot([], [], animated=True)[0],
+           "p": bx.plot([], [], color="tab:red", animated=True)[0]}
+    for a, label in ((ax, "height y [m]"), (bx, "momentum m v_y [kg m/s]")):
+        a.set(xlabel="t [s]", ylabel=label, xlim=(-0.075, 1.575))
+    return fig, art
+
+
 def ball_drop_view(restitution: float = 0.0, height: float = 1.0) -> View:
     """A ball dropped on the ground, contact by the LCP: the ground impulse removes momentum."""
     run = ball_drop_run(height=height, t_final=1.5, dt=0.01, restitution=restitution)
     k, before, after = first_impact(run)
-    fig, (ax, bx) = new_figure(1, 2, size=(8.0, 3.0))
-    ax.plot(run["t"], run["y"])
-    ax.set_xlabel("t [s]")
-    ax.set_ylabel("height y [m]")
+    fig, art = figure_once(_ball_figure)
+    ax, bx = art["axes"]
+    art["y"].set_data(run["t"], run["y"])
     ax.set_ylim(_padded(steady_limits([0.0, run["y"].max()])))
-    bx.plot(run["t"], run["momentum"][:, 1], color="tab:red")
+    art["p"].set_data(run["t"], run["momentum"][:, 1])
     bx.set_ylim(_padded(steady_limits(np.concatenate([[0.0], run["momentum"][:, 1]]))))
-    bx.set_xlabel("t [s]")
-    bx.set_ylabel("momentum m v_y [kg m/s]")
     text = (f"first impact at t = {run['t'][k]:.3f} s: momentum {before:+.3f} → {after:+.3f} kg m/s "
             f"(e = {restitution:.2f}); ground impulse = {after - before:+.3f} N s")
     return View(fig, text)
@@ -229,21 +249,32 @@ def ball_drop_view(restitution: float = 0.0, height: float = 1.0) -> View:
 # ---------------------------------------------------------------- friction cones
 
 
+def _cone_figure():
+    fig, ax = new_figure(size=(4.6, 4.2))
+    art = {"ax": ax, "circle": ax.plot([0, 1], [0, 1], "k", lw=1.5, label="exact cone ‖f_t‖ ≤ μ f_n")[0],
+           "pyramids": [ax.add_patch(Polygon(np.zeros((3, 2)), closed=True, fill=False, ec=color, lw=1.5,
+                                             label=f"{name} 4-face pyramid"))
+                        for name, color in (("inscribed", "tab:green"), ("circumscribed", "tab:red"))]}
+    planar_axes(ax, 1.0, xlabel="f_x / f_n", ylabel="f_y / f_n")
+    art["legend"] = ax.legend(fontsize=8, loc="upper right")
+    animate(art["circle"], *art["pyramids"], art["legend"])
+    return fig, art
+
+
 def friction_cone_view(mu: float = 0.5, n_faces: int = 4) -> View:
     """Section of the friction cone at f_n = 1 N: exact circle, inscribed and circumscribed pyramids."""
-    fig, ax = new_figure(size=(4.6, 4.2))
+    fig, art = figure_once(_cone_figure)
     phi = np.linspace(0.0, 2.0 * np.pi, 361)
-    ax.plot(mu * np.cos(phi), mu * np.sin(phi), "k", lw=1.5, label="exact cone ‖f_t‖ ≤ μ f_n")
-    for inscribed, color in ((True, "tab:green"), (False, "tab:red")):
+    art["circle"].set_data(mu * np.cos(phi), mu * np.sin(phi))
+    for k, inscribed in enumerate((True, False)):
         A = friction_pyramid(mu, n_faces, inscribed)[:-1]
         # vertices of the k-gon: intersections of neighbouring faces
         th = 2.0 * np.pi * (np.arange(n_faces) + 0.5) / n_faces
         r = -A[0, 2] / np.cos(np.pi / n_faces)
-        ax.add_patch(Polygon(np.c_[r * np.cos(th), r * np.sin(th)], closed=True, fill=False, ec=color, lw=1.5,
-                             label=("inscribed" if inscribed else "circumscribed") + f" {n_faces}-face pyramid"))
+        art["pyramids"][k].set_xy(np.c_[r * np.cos(th), r * np.sin(th)])
+        art["legend"].get_texts()[k + 1].set_text(("inscribed" if inscribed else "circumscribed") + f" {n_faces}-face pyramid")
     lim = 1.55 * max(mu, 0.05)
-    planar_axes(ax, lim, xlabel="f_x / f_n", ylabel="f_y / f_n")
-    ax.legend(fontsize=8, loc="upper right")
+    art["ax"].set(xlim=(-lim, lim), ylim=(-lim, lim))
     e_in, e_out = pyramid_worst_case_error(n_faces, True), pyramid_worst_case_error(n_faces, False)
     text = (f"μ = {mu:.2f}, {n_faces} faces: inscribed loses up to {100 * e_in:.1f} % (mid-face), "
             f"circumscribed admits up to +{100 * e_out:.1f} % (corners)")
@@ -271,31 +302,47 @@ def _all_distributions(points, wrench, mu):
     return out
 
 
+def _distribution_figure(points):
+    points = np.array(points)
+    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
+    ax.add_patch(Polygon(points[[0, 2, 3, 1], :2], closed=True, fc="0.9", ec="0.5"))
+    art = {"com": ax.plot([0.0], [0.0], "o", color="tab:blue", ms=8, label="CoM")[0],
+           "discs": [ax.add_patch(Circle(p[:2], 0.06, fc="tab:orange", alpha=0.5)) for p in points],
+           "arrows": [arrow(ax, p[:2], p[:2], color="k", lw=1.0) for p in points]}
+    planar_axes(ax, 0.6, xlabel="x [m]", ylabel="y [m]")
+    ax.set_title("support polygon, f_z (discs) and f_t (arrows), SOCP", fontsize=8)
+    width = 0.2
+    art["bars"] = [bx.bar(np.arange(4) + (j - 1.5) * width, [0.0] * 4, width, label=label.split(" (")[0])
+                   for j, label in enumerate(NORMS)]
+    bx.set_xticks(range(4), LEGS)
+    bx.set_ylabel("normal force f_z [N]")
+    bx.set_ylim(0, STANDING_MASS * G)
+    art["legend"] = bx.legend(fontsize=8, loc="upper right")
+    animate(art["com"], *art["discs"], *art["arrows"], *[b for bars in art["bars"] for b in bars], art["legend"])
+    return fig, art
+
+
 def force_distribution_view(com_x: float = 0.1, com_y: float = 0.05, mu: float = 0.6, push_x: float = 0.0) -> View:
     """Four feet carrying a 30 kg body: forces by the ℓ2 QP, the exact-cone SOCP, the ℓ1 and ℓ∞ LPs."""
     points, wrench = standing_body(com_x, com_y, push_x)
     sol = _all_distributions(points, wrench, mu)
-    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 3.8))
-    hull = points[[0, 2, 3, 1], :2]
-    ax.add_patch(Polygon(hull, closed=True, fc="0.9", ec="0.5"))
+    fig, art = figure_once(_distribution_figure, tuple(map(tuple, points)))
     feasible = not isinstance(sol[NORMS[1]], str)
-    ax.plot(com_x, com_y, "o", color="tab:blue" if feasible else "tab:red", ms=8, label="CoM")
-    if feasible:
-        f = sol[NORMS[1]]
-        for p, fi in zip(points, f):
-            ax.add_patch(Circle(p[:2], 0.06 * fi[2] / (STANDING_MASS * G / 4), fc="tab:orange", alpha=0.5))
-            ax.annotate("", xy=p[:2] + fi[:2] / 200.0, xytext=p[:2], arrowprops=dict(arrowstyle="->", color="k"))
-    planar_axes(ax, 0.6, xlabel="x [m]", ylabel="y [m]")
-    ax.set_title("support polygon, f_z (discs) and f_t (arrows), SOCP", fontsize=8)
-    width = 0.2
-    for j, label in enumerate(NORMS):
-        if not isinstance(sol[label], str):
-            bx.bar(np.arange(4) + (j - 1.5) * width, sol[label][:, 2], width, label=label.split(" (")[0])
-    bx.set_xticks(range(4), LEGS)
-    bx.set_ylabel("normal force f_z [N]")
-    bx.set_ylim(0, STANDING_MASS * G)
-    if feasible:
-        bx.legend(fontsize=8, loc="upper right")
+    art["com"].set_data([com_x], [com_y])
+    art["com"].set_color("tab:blue" if feasible else "tab:red")
+    for k, (p, disc, patch) in enumerate(zip(points, art["discs"], art["arrows"])):
+        disc.set_visible(feasible)
+        patch.set_visible(feasible)
+        if feasible:
+            fi = sol[NORMS[1]][k]
+            disc.set_radius(0.06 * fi[2] / (STANDING_MASS * G / 4))
+            patch.set_positions(tuple(p[:2]), tuple(p[:2] + fi[:2] / 200.0))
+    for label, bars in zip(NORMS, art["bars"]):
+        solved = not isinstance(sol[label], str)
+        for k, bar in enumerate(bars):
+            bar.set_visible(solved)
+            bar.set_height(sol[label][k, 2] if solved else 0.0)
+    art["legend"].set_visible(feasible)
     lines = [f"CoM ({com_x:+.2f}, {com_y:+.2f}) m, push {push_x:+.1f} N, μ = {mu:.2f}"]
     for label in NORMS:
         f = sol[label]

@@ -17,8 +17,8 @@ from ...dynamics.floating_base import quaternion_integration_error, rpy_velocity
 from ...scenarios.satellite import satellite_arm_model, satellite_joint_loop
 from ...dynamics.frames import forward_kinematics
 from ...dynamics.model import neutral_configuration
-from ..plotting import magnitude_image, new_figure, steady_limits
-from ..widgets import View, slider_labels
+from ..plotting import arrow, magnitude_image, new_figure, steady_limits
+from ..widgets import View, animate, figure_once, fmt, slider_labels
 
 __all__ = ["FOOT_HALF_LENGTH", "MASS", "balance_view", "euler_singularity_view", "satellite_view",
            "mass_matrix_blocks_figure", "quaternion_drift_figure"]
@@ -28,9 +28,23 @@ MASS = 60.0             # kg: the chapter's walker
 G = 9.81
 
 
-def _z(x: float, decimals: int = 4) -> float:
-    """x rounded, with -0.0 turned into 0.0 (printed text never shows '-0.0000')."""
-    return float(np.round(x, decimals)) + 0.0
+def _balance_figure():
+    fig, ax = new_figure(size=(7.5, 3.8))
+    h = FOOT_HALF_LENGTH
+    ax.add_patch(Rectangle((-h, -0.04), 2 * h, 0.04, fc="0.75", ec="k", lw=1, label="foot (support polygon)"))
+    ax.axhline(0.0, color="k", lw=0.8)
+    art = {"force_line": ax.plot([0, 0], [0, 1], color="tab:orange", lw=1.5, label="force line through the CoM")[0],
+           "force": arrow(ax, (0, 0), (0, 0.35), color="tab:red", lw=2),
+           "com": ax.plot(0.0, 0.9, "ko", ms=10, label="CoM")[0]}
+    ax.plot(0.0, 0.0, "k|", ms=14, mew=2, label="CoM projection")
+    art["cmp"], = ax.plot(0.0, 0.0, "s", color="tab:orange", ms=8, label="CMP")
+    art["zmp"], = ax.plot(0.0, 0.0, "^", color="tab:red", ms=10, label="ZMP (ground force acts here)")
+    ax.set(xlim=(-0.45, 0.45), ylim=(-0.1, 1.3), xlabel="x [m] (not to scale with z)", ylabel="z [m]")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    art["title"] = ax.set_title(" ", fontsize=9)
+    animate(*art.values())
+    return fig, art
 
 
 @slider_labels(z_com="CoM height z_c [m]", xdd="ẍ_c [m/s²]", zdd="z̈_c [m/s²]", dL_y="L̇_y [N·m]")
@@ -41,28 +55,19 @@ def balance_view(z_com: float = 0.9, xdd: float = 1.0, zdd: float = 0.0, dL_y: f
     x_zmp = float(zmp(p, a, MASS, np.array([0.0, dL_y, 0.0]), G)[0])
     x_cmp = float(cmp(p, a, G)[0])
     F = MASS * (a + np.array([0.0, 0.0, G]))
-    fig, ax = new_figure(size=(7.5, 3.8))
+    fig, art = figure_once(_balance_figure)
     h = FOOT_HALF_LENGTH
-    ax.add_patch(Rectangle((-h, -0.04), 2 * h, 0.04, fc="0.75", ec="k", lw=1, label="foot (support polygon)"))
-    ax.axhline(0.0, color="k", lw=0.8)
-    ax.plot([x_cmp, 0.0], [0.0, z_com], color="tab:orange", lw=1.5, label="force line through the CoM")
-    ax.annotate("", xy=(x_zmp + 0.35 * F[0] / F[2] * 1.0, 0.35), xytext=(x_zmp, 0.0),
-                arrowprops=dict(arrowstyle="->", color="tab:red", lw=2))
-    ax.plot(0.0, z_com, "ko", ms=10, label="CoM")
-    ax.plot(0.0, 0.0, "k|", ms=14, mew=2, label="CoM projection")
-    ax.plot(x_cmp, 0.0, "s", color="tab:orange", ms=8, label="CMP")
-    ax.plot(x_zmp, 0.0, "^", color="tab:red", ms=10, label="ZMP (ground force acts here)")
-    ax.set_xlim(-0.45, 0.45)
-    ax.set_ylim(-0.1, 1.3)
-    ax.set_xlabel("x [m] (not to scale with z)")
-    ax.set_ylabel("z [m]")
-    ax.grid(True, alpha=0.3)
-    ax.legend(loc="upper left", fontsize=8)
+    art["force_line"].set_data([x_cmp, 0.0], [0.0, z_com])
+    art["force"].set_positions((x_zmp, 0.0), (x_zmp + 0.35 * F[0] / F[2] * 1.0, 0.35))
+    art["com"].set_data([0.0], [z_com])
+    art["cmp"].set_data([x_cmp], [0.0])
+    art["zmp"].set_data([x_zmp], [0.0])
     inside = -h <= x_zmp <= h
     verdict = "inside the foot" if inside else ("behind the heel: the foot tips about its rear edge" if x_zmp < -h
                                                  else "beyond the toe: the foot tips about its front edge")
-    ax.set_title(f"x_ZMP = {_z(x_zmp):+.4f} m, x_CMP = {_z(x_cmp):+.4f} m  ({verdict.split(':')[0]})", fontsize=9)
-    text = (f"x_ZMP = {_z(x_zmp):+.4f} m, x_CMP = {_z(x_cmp):+.4f} m, CoM projection 0.0000 m; "
+    art["title"].set_text(f"x_ZMP = {fmt(x_zmp, 4, sign=True)} m, x_CMP = {fmt(x_cmp, 4, sign=True)} m  "
+                          f"({verdict.split(':')[0]})")
+    text = (f"x_ZMP = {fmt(x_zmp, 4, sign=True)} m, x_CMP = {fmt(x_cmp, 4, sign=True)} m, CoM projection 0.0000 m; "
             f"ZMP {verdict}; largest sustainable xdd (ZMP at the heel, dL = 0) = {G * h / z_com:.3f} m/s^2")
     return View(fig, text)
 
@@ -78,6 +83,17 @@ def _cond_curve(roll: float) -> tuple[np.ndarray, np.ndarray]:
     return pitch, _cond(pitch, roll)
 
 
+def _euler_figure():
+    fig, ax = new_figure(size=(6.5, 3.8))
+    curve, = ax.semilogy([0.0], [1.0], color="tab:blue", label="roll-pitch-yaw: cond S = cond W⁻¹", animated=True)
+    ax.axhline(1.0, color="tab:green", lw=2, label="unit quaternion: cond(Q) = 1 for every attitude")
+    point, = ax.plot([0.0], [1.0], "o", color="tab:red", ms=8, animated=True)
+    ax.set(xlabel="pitch θ [deg]", ylabel="condition number", xlim=(-98.9, 98.9), ylim=(0.5, 1e5))
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper center")
+    return fig, {"curve": curve, "point": point, "title": animate(ax.set_title(" ", fontsize=9))}
+
+
 @slider_labels(pitch_deg="pitch θ [deg]", roll_deg="roll φ [deg]")
 def euler_singularity_view(pitch_deg: float = 60.0, roll_deg: float = 20.0) -> View:
     """cond E for roll-pitch-yaw (E = W^-1, w_b = W rpy_dot) against pitch, and the quaternion's E."""
@@ -85,18 +101,12 @@ def euler_singularity_view(pitch_deg: float = 60.0, roll_deg: float = 20.0) -> V
     W = rpy_velocity_map([roll, pitch, 0.0])
     c = float(np.linalg.cond(W))
     pp, cc = _cond_curve(float(roll))
-    fig, ax = new_figure(size=(6.5, 3.8))
-    ax.semilogy(np.degrees(pp), cc, color="tab:blue", label="roll-pitch-yaw: cond E = cond W⁻¹")
-    ax.axhline(1.0, color="tab:green", lw=2, label="unit quaternion: cond(Q) = 1 for every attitude")
-    ax.plot([pitch_deg], [min(c, 1e16)], "o", color="tab:red", ms=8)
-    ax.set_xlabel("pitch θ [deg]")
-    ax.set_ylabel("condition number")
-    ax.set_ylim(0.5, 1e5)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper center")
+    fig, art = figure_once(_euler_figure)
+    art["curve"].set_data(np.degrees(pp), cc)
+    art["point"].set_data([pitch_deg], [min(c, 1e16)])
     cond_text = f"{c:.4g}" if c < 1e12 else "inf (singular)"
-    ax.set_title(f"pitch {pitch_deg:+.1f} deg: det W = cos θ = {_z(np.cos(pitch)):+.4f}, cond = {cond_text}", fontsize=9)
-    return View(fig, f"pitch = {pitch_deg:+.1f} deg, roll = {roll_deg:+.1f} deg: det W = {_z(np.cos(pitch)):+.4f}, "
+    art["title"].set_text(f"pitch {pitch_deg:+.1f} deg: det W = cos θ = {fmt(np.cos(pitch), 4, sign=True)}, cond = {cond_text}")
+    return View(fig, f"pitch = {pitch_deg:+.1f} deg, roll = {roll_deg:+.1f} deg: det W = {fmt(np.cos(pitch), 4, sign=True)}, "
                      f"cond E (Euler) = {cond_text}, cond E (quaternion block) = 1.0000")
 
 
@@ -118,6 +128,32 @@ def _satellite_path(mass_ratio: float, amplitude: float, n: int = 21):
     return model, t, zero_momentum_base_path(model, neutral_configuration(model), qj, qdj, t[1] - t[0])
 
 
+def _satellite_figure(n_ghosts: int):
+    """Left: earlier poses (faded), the pose at t, the base's heading; right: yaw and joints over the loop."""
+    fig, (ax, bx) = new_figure(1, 2, size=(10.0, 4.2))
+    square = np.zeros((4, 2))
+    art = {"bx": bx, "ghosts": [(ax.add_patch(Polygon(square, closed=True, fc="tab:blue", ec="k")),
+                                 ax.plot([], [], "-o", color="0.4", lw=2, ms=3)[0]) for _ in range(n_ghosts)]}
+    art["base"] = ax.add_patch(Polygon(square, closed=True, fc="tab:blue", ec="k", alpha=0.4))
+    art["arm"], = ax.plot([], [], "-o", color="k", lw=3, ms=4)
+    ax.plot(*np.array([[0.0, 0.0], [0.7, 0.0]]).T, color="tab:red", lw=0.8, ls="--")
+    art["heading"] = arrow(ax, (0, 0), (0.7, 0), color="tab:red", lw=1.0)
+    ax.set(xlim=(-1.0, 2.6), ylim=(-1.4, 1.8), aspect="equal", xlabel="x_W [m]", ylabel="y_W [m]")
+    ax.grid(True, alpha=0.3)
+    art["title"] = ax.set_title(" ", fontsize=9)
+    art["curves"] = [bx.plot([], [], color="tab:blue", label="base yaw ψ_b")[0],
+                     bx.plot([], [], color="0.5", lw=1, label="joint q₁")[0],
+                     bx.plot([], [], color="0.5", lw=1, ls="--", label="joint q₂")[0]]
+    art["now"], = bx.plot([0.0], [0.0], "o", color="tab:red")
+    bx.set(xlabel="t [s]", ylabel="angle [deg]", xlim=(-0.2, 4.2))
+    bx.grid(True, alpha=0.3)
+    bx.legend(fontsize=8, loc="upper right")
+    art["bx_title"] = bx.set_title(" ", fontsize=9)
+    animate(*[a for pair in art["ghosts"] for a in pair], art["base"], art["arm"], art["heading"], art["title"],
+            *art["curves"], art["now"], art["bx_title"])
+    return fig, art
+
+
 @slider_labels(mass_ratio="arm / base mass [-]", amplitude="joint amplitude [rad]", t="time t [s]")
 def satellite_view(mass_ratio: float = 0.3, amplitude: float = 0.8, t: float = 4.0) -> View:
     """Top view of the free-floating satellite while its arm runs one joint loop (4 s, from rest
@@ -125,39 +161,33 @@ def satellite_view(mass_ratio: float = 0.3, amplitude: float = 0.8, t: float = 4
     model, ts, path = _satellite_path(round(float(mass_ratio), 4), round(float(amplitude), 4))
     k = int(np.clip(np.searchsorted(ts, t - 1e-9), 0, ts.shape[0] - 1))
     yaw = 2.0 * np.arctan2(path[:, 5], path[:, 6])
-    fig, (ax, bx) = new_figure(1, 2, size=(10.0, 4.2))
-    for j in range(0, k + 1, 4):
-        base, arm = _satellite_points(model, path[j])
-        alpha = 0.15 + 0.5 * j / max(k, 1)
-        ax.add_patch(Polygon(base, closed=True, fc="tab:blue", ec="k", alpha=0.3 * alpha))
-        ax.plot(*arm.T, "-o", color="0.4", lw=2, ms=3, alpha=alpha)
+    fig, art = figure_once(_satellite_figure, len(range(0, ts.shape[0], 4)))
+    ghosts = range(0, k + 1, 4)
+    for n, (patch, line) in enumerate(art["ghosts"]):
+        patch.set_visible(n < len(ghosts))
+        line.set_visible(n < len(ghosts))
+        if n < len(ghosts):
+            j = ghosts[n]
+            base, arm = _satellite_points(model, path[j])
+            alpha = 0.15 + 0.5 * j / max(k, 1)
+            patch.set_xy(base)
+            patch.set_alpha(0.3 * alpha)
+            line.set_data(*arm.T)
+            line.set_alpha(alpha)
     base, arm = _satellite_points(model, path[k])
-    ax.add_patch(Polygon(base, closed=True, fc="tab:blue", ec="k", alpha=0.4))
-    ax.plot(*arm.T, "-o", color="k", lw=3, ms=4)
-    ax.plot(*np.array([[0.0, 0.0], [0.7, 0.0]]).T, color="tab:red", lw=0.8, ls="--")
+    art["base"].set_xy(base)
+    art["arm"].set_data(*arm.T)
     heading = base[1] - base[0]
-    ax.annotate("", xy=path[k, :2] + 0.7 * heading / np.linalg.norm(heading), xytext=path[k, :2],
-                arrowprops=dict(arrowstyle="->", color="tab:red"))
-    ax.set_xlim(-1.0, 2.6)
-    ax.set_ylim(-1.4, 1.8)
-    ax.set_aspect("equal")
-    ax.grid(True, alpha=0.3)
-    ax.set_xlabel("x_W [m]")
-    ax.set_ylabel("y_W [m]")
-    ax.set_title(f"t = {ts[k]:.1f} s, arm/base mass ratio {mass_ratio:.2f}", fontsize=9)
-    bx.plot(ts, np.degrees(yaw), color="tab:blue", label="base yaw ψ_b")
-    bx.plot(ts[:k + 1], np.degrees(path[:k + 1, 7]), color="0.5", lw=1, label="joint q₁")
-    bx.plot(ts[:k + 1], np.degrees(path[:k + 1, 8]), color="0.5", lw=1, ls="--", label="joint q₂")
-    bx.plot(ts[k], np.degrees(yaw[k]), "o", color="tab:red")
-    bx.set_xlabel("t [s]")
-    bx.set_ylabel("angle [deg]")
-    bx.set_ylim(steady_limits(np.degrees(np.concatenate([yaw, path[:, 7], path[:, 8]]))))  # the whole loop
-    bx.grid(True, alpha=0.3)
-    bx.legend(fontsize=8, loc="upper right")
-    bx.set_title(f"after the loop: joints back at 0, base turned by {_z(np.degrees(yaw[-1]), 2):+.2f} deg", fontsize=9)
-    return View(fig, f"t = {ts[k]:.1f} s: base yaw = {_z(np.degrees(yaw[k]), 3):+.3f} deg, q_j = "
-                     f"({_z(np.degrees(path[k, 7]), 1):+.1f}, {_z(np.degrees(path[k, 8]), 1):+.1f}, 0.0) deg; "
-                     f"after the full loop the base has turned {_z(np.degrees(yaw[-1]), 3):+.3f} deg")
+    art["heading"].set_positions(tuple(path[k, :2]), tuple(path[k, :2] + 0.7 * heading / np.linalg.norm(heading)))
+    art["title"].set_text(f"t = {ts[k]:.1f} s, arm/base mass ratio {mass_ratio:.2f}")
+    for line, y in zip(art["curves"], (np.degrees(yaw), np.degrees(path[:k + 1, 7]), np.degrees(path[:k + 1, 8]))):
+        line.set_data(ts[:y.shape[0]], y)
+    art["now"].set_data([ts[k]], [np.degrees(yaw[k])])
+    art["bx"].set_ylim(steady_limits(np.degrees(np.concatenate([yaw, path[:, 7], path[:, 8]]))))  # the whole loop
+    art["bx_title"].set_text(f"after the loop: joints back at 0, base turned by {fmt(np.degrees(yaw[-1]), 2, sign=True)} deg")
+    return View(fig, f"t = {ts[k]:.1f} s: base yaw = {fmt(np.degrees(yaw[k]), 3, sign=True)} deg, q_j = "
+                     f"({fmt(np.degrees(path[k, 7]), 1, sign=True)}, {fmt(np.degrees(path[k, 8]), 1, sign=True)}, 0.0) deg; "
+                     f"after the full loop the base has turned {fmt(np.degrees(yaw[-1]), 3, sign=True)} deg")
 
 
 def mass_matrix_blocks_figure(M: np.ndarray, title: str = "M(q)") -> View:

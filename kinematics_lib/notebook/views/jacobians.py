@@ -14,8 +14,8 @@ from ... import _validate as check
 from ...arms.dh import DHRobot, dh_end_effector, planar_arm
 from ...arms.ik import IKResult, ResolvedRateResult, dls_step, ik_two_link, pinv_step
 from ...arms.kinematics import geometric_jacobian, singularity_report
-from ..plotting import arm_points, arrow, draw_chain, draw_ellipse, new_figure, planar_axes
-from ..widgets import View, slider_labels
+from ..plotting import arm_points, arrow, draw_chain, ellipse_points, new_figure, planar_axes, update_chain
+from ..widgets import View, animate, figure_once, slider_labels
 
 __all__ = [
     "manipulability_ellipse_view",
@@ -43,6 +43,27 @@ def _planar_axes(ax, reach: float, title: str = "") -> None:
     planar_axes(ax, 1.15 * reach, title)
 
 
+def _ellipse_figure(L1: float, L2: float):
+    """The arm's axes and the w(q2) curve depend on the link lengths only: rebuilt when they change."""
+    fig, (ax, ax_w) = new_figure(1, 2, size=(9.0, 4.2))
+    art = {"chain": draw_chain(ax, np.zeros((3, 2)), animated=True),
+           "ellipse": ax.plot([], [], color="tab:purple", lw=1.8, animated=True)[0],
+           "axes": [arrow(ax, (0, 0), (1, 0), color=COLORS[k + 2], lw=1.5) for k in range(2)]}
+    _planar_axes(ax, L1 + L2, " ")
+    art["title"] = ax.title
+    grid = np.linspace(-np.pi, np.pi, 361)
+    ax_w.plot(grid, L1 * L2 * np.abs(np.sin(grid)), color="0.3", label="w = L1 L2 |sin q2|")
+    art["current"], = ax_w.plot([0.0], [0.0], "o", color="tab:purple", ms=8, label="current")
+    ax_w.set_xlabel("q2 [rad]")
+    ax_w.set_ylabel("w = sigma_1 sigma_2 [m^2]")
+    ax_w.set_title("manipulability against the elbow angle", fontsize=9)
+    ax_w.grid(True, alpha=0.3)
+    ax_w.set_ylim(0.0, 1.35 * L1 * L2)  # room for the legend above the curve
+    ax_w.legend(loc="upper center", ncol=2, fontsize=8)
+    animate(*art["axes"], art["title"], art["current"])
+    return fig, art
+
+
 @slider_labels(q1="q₁ [rad]", q2="q₂ [rad]", L1="L₁ [m]", L2="L₂ [m]", scale="ellipse scale [m·s/rad]")
 def manipulability_ellipse_view(q2: float = 1.0, q1: float = 0.4, L1: float = 1.0, L2: float = 0.7,
                                 scale: float = 0.5) -> View:
@@ -59,21 +80,14 @@ def manipulability_ellipse_view(q2: float = 1.0, q1: float = 0.4, L1: float = 1.
     rep = singularity_report(J)
     U, s, _ = np.linalg.svd(J)
     P = _arm_points(arm, q)
-    fig, (ax, ax_w) = new_figure(1, 2, size=(9.0, 4.2))
-    draw_chain(ax, P)
-    draw_ellipse(ax, P[-1], scale * J, label=f"|qdot| <= 1 rad/s (x{scale:g})")  # named in the title, no legend
-    for k in range(2):
-        arrow(ax, P[-1], P[-1] + scale * s[k] * U[:, k], color=COLORS[k + 2], lw=1.5)
-    _planar_axes(ax, L1 + L2, f"q = ({q[0]:.2f}, {q[1]:.2f}) rad; purple: J q̇ for |q̇| ≤ 1 rad/s (×{scale:g})")
-    grid = np.linspace(-np.pi, np.pi, 361)
-    ax_w.plot(grid, L1 * L2 * np.abs(np.sin(grid)), color="0.3", label="w = L1 L2 |sin q2|")
-    ax_w.plot([q[1]], [rep.manipulability], "o", color="tab:purple", ms=8, label="current")
-    ax_w.set_xlabel("q2 [rad]")
-    ax_w.set_ylabel("w = sigma_1 sigma_2 [m^2]")
-    ax_w.set_title("manipulability against the elbow angle", fontsize=9)
-    ax_w.grid(True, alpha=0.3)
-    ax_w.set_ylim(0.0, 1.35 * L1 * L2)  # room for the legend above the curve
-    ax_w.legend(loc="upper center", ncol=2, fontsize=8)
+    fig, art = figure_once(_ellipse_figure, float(L1), float(L2))
+    update_chain(art["chain"], P)
+    art["ellipse"].set_data(*ellipse_points(P[-1], scale * J))  # named in the title, no legend
+    art["ellipse"].set_label(f"|qdot| <= 1 rad/s (x{scale:g})")
+    for k, patch in enumerate(art["axes"]):
+        patch.set_positions(tuple(P[-1]), tuple(P[-1] + scale * s[k] * U[:, k]))
+    art["title"].set_text(f"q = ({q[0]:.2f}, {q[1]:.2f}) rad; purple: J q̇ for |q̇| ≤ 1 rad/s (×{scale:g})")
+    art["current"].set_data([q[1]], [rep.manipulability])
     kappa = "inf" if math.isinf(rep.kappa) else f"{rep.kappa:.3f}"
     text = (f"q1 = {q[0]:.3f} rad, q2 = {q[1]:.3f} rad\n"
             f"sigma_1 = {s[0]:.4f} m/rad, sigma_2 = {s[1]:.4f} m/rad\n"
@@ -294,6 +308,22 @@ def drift_view(results: Mapping[str, ResolvedRateResult]) -> View:
     return View(fig, "\n".join(lines))
 
 
+def _ik_figure(L1: float, L2: float):
+    """The reachable annulus and the axes depend on the link lengths only: rebuilt when they change."""
+    fig, ax = new_figure(size=(5.0, 5.0))
+    t = np.linspace(0, 2 * np.pi, 200)
+    for r in (L1 + L2, abs(L1 - L2)):
+        ax.plot(r * np.cos(t), r * np.sin(t), color="0.6", lw=1, ls="--")
+    zero = np.zeros((3, 2))
+    art = {"now": draw_chain(ax, zero, color="0.85", lw=3, animated=True),
+           "branches": [draw_chain(ax, zero, color="0.55", lw=2, animated=True) for _ in range(2)],
+           "unreached": draw_chain(ax, zero, color="tab:red", lw=3, animated=True),
+           "target": ax.plot([0.0], [0.0], "*", color="tab:red", ms=14, animated=True)[0]}
+    _planar_axes(ax, L1 + L2, " ")
+    art["title"] = animate(ax.title)
+    return fig, art
+
+
 @slider_labels(x="target x [m]", y="target y [m]", L1="L₁ [m]", L2="L₂ [m]", q1_now="current q₁ [rad]",
                q2_now="current q₂ [rad]")
 def two_link_ik_view(x: float = 1.2, y: float = 0.6, L1: float = 1.0, L2: float = 0.7,
@@ -301,18 +331,23 @@ def two_link_ik_view(x: float = 1.2, y: float = 0.6, L1: float = 1.0, L2: float 
     """Analytic 2R IK: the reachable annulus, both elbow branches and the one nearest q_now."""
     res = ik_two_link([x, y], L1, L2, q_current=[q1_now, q2_now])
     arm = planar_arm([L1, L2])
-    fig, ax = new_figure(size=(5.0, 5.0))
-    t = np.linspace(0, 2 * np.pi, 200)
-    for r in (L1 + L2, abs(L1 - L2)):
-        ax.plot(r * np.cos(t), r * np.sin(t), color="0.6", lw=1, ls="--")
-    draw_chain(ax, _arm_points(arm, [q1_now, q2_now]), color="0.85", lw=3)
-    for k, q in enumerate(res.solutions):
-        chosen = np.allclose(q, res.q)
-        draw_chain(ax, _arm_points(arm, q), color="tab:blue" if chosen else "0.55", lw=4 if chosen else 2)
+    fig, art = figure_once(_ik_figure, float(L1), float(L2))
+    update_chain(art["now"], _arm_points(arm, [q1_now, q2_now]))
+    for k, chain in enumerate(art["branches"]):  # chosen branch: thick blue, the other thin grey
+        shown = k < len(res.solutions)
+        for line in chain:
+            line.set_visible(shown)
+        if shown:
+            chosen = np.allclose(res.solutions[k], res.q)
+            update_chain(chain, _arm_points(arm, res.solutions[k]))
+            chain[0].set_color("tab:blue" if chosen else "0.55")
+            chain[0].set_linewidth(4 if chosen else 2)
+    for line in art["unreached"]:
+        line.set_visible(not res.converged)
     if not res.converged:
-        draw_chain(ax, _arm_points(arm, res.q), color="tab:red", lw=3)
-    ax.plot([x], [y], "*", color="tab:red", ms=14)
-    _planar_axes(ax, L1 + L2, res.status)
+        update_chain(art["unreached"], _arm_points(arm, res.q))
+    art["target"].set_data([x], [y])
+    art["title"].set_text(res.status)
     sols = "; ".join(f"({q[0]:+.3f}, {q[1]:+.3f})" for q in res.solutions) or "none"
     text = (f"target ({x:.3f}, {y:.3f}) m: {res.status}, position error {res.position_error * 1e3:.3f} mm\n"
             f"branches (q1, q2) [rad]: {sols}\nselected (nearest to q_now): ({res.q[0]:+.3f}, {res.q[1]:+.3f})")

@@ -5,6 +5,7 @@ Each function returns a :class:`~kinematics_lib.notebook.widgets.View` whose tex
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Mapping
 
@@ -13,8 +14,8 @@ import numpy as np
 from ...dynamics.integrators import integrate_rk4
 from ...dynamics.lagrange import (double_pendulum_lagrangian, double_pendulum_positions, lagrange_ode,
                         mechanical_energy, to_numeric)
-from ..plotting import draw_chain, new_figure, steady_limits
-from ..widgets import View, slider_labels
+from ..plotting import draw_chain, new_figure, steady_limits, update_chain
+from ..widgets import View, figure_once, slider_labels
 
 __all__ = ["double_pendulum_view", "energy_curves_view", "divergence_view"]
 
@@ -40,6 +41,30 @@ def _simulate(theta1, theta2, m1, m2, l1, l2, damping, t_final, dt):
     return t, X, E, W, P
 
 
+def _pendulum_figure(damped: bool):
+    """Left: tip path, the pendulum at the start (grey) and at the end; right: the energy curves
+    (three with damping, else one). Built again only when damping is switched on or off."""
+    fig, (ax, ax_e) = new_figure(1, 2, size=(9.0, 4.0))
+    art = {"axes": (ax, ax_e),
+           "path": ax.plot([], [], color="tab:blue", lw=0.8, alpha=0.7, label="tip path", animated=True)[0],
+           "start": draw_chain(ax, np.zeros((3, 2)), color="0.7", lw=3.0, animated=True),
+           "end": draw_chain(ax, np.zeros((3, 2)), color="0.2", lw=3.0, animated=True),
+           "title": ax.set_title(" ")}
+    art["title"].set_animated(True)
+    ax.set(aspect="equal", xlabel="x [m]", ylabel="y [m]")
+    ax.grid(True, alpha=0.3)
+    styles = [dict(color="tab:red", label="E(t) − E0")]
+    if damped:
+        styles += [dict(ls="--", color="tab:green", label="− dissipated work"),
+                   dict(color="k", lw=1.0, label="E + W_D − E0")]
+    art["energy"] = [ax_e.plot([], [], animated=True, **style)[0] for style in styles]
+    ax_e.set(xlabel="t [s]", ylabel="energy [J]",
+             title="energy: E + W_D stays E0" if damped else "energy (lossless: E − E0 stays 0)")
+    ax_e.legend(fontsize=8, loc="lower left")
+    ax_e.grid(True, alpha=0.3)
+    return fig, art
+
+
 @slider_labels(theta1="θ₁(0) [deg]", theta2="θ₂(0) relative [deg]", m1="m₁ [kg]", m2="m₂ [kg]",
                l1="l₁ [m]", l2="l₂ [m]", damping="damping b [N·m·s/rad]", t_final="t_final [s]",
                dt="Δt [s]")
@@ -53,29 +78,23 @@ def double_pendulum_view(theta1: float = 120.0, theta2: float = -20.0, m1: float
     energy E(t) - E0 and, with damping, the dissipated work: E(t) + W_D(t) stays at E0.
     """
     t, X, E, W, P = _simulate(*(float(v) for v in (theta1, theta2, m1, m2, l1, l2, damping, t_final, dt)))
-    fig, (ax, ax_e) = new_figure(1, 2, size=(9.0, 4.0))
-    ax.plot(P[:, 2, 0], P[:, 2, 1], color="tab:blue", lw=0.8, alpha=0.7, label="tip path")
-    draw_chain(ax, P[0], color="0.7", lw=3.0)
-    draw_chain(ax, P[-1], color="0.2", lw=3.0)
-    reach = 1.1 * (l1 + l2)
-    ax.set(xlim=(-reach, reach), ylim=(-reach, reach), aspect="equal", xlabel="x [m]", ylabel="y [m]",
-           title=f"released at ({theta1:.0f}°, {theta2:.0f}°)")
-    ax.grid(True, alpha=0.3)
-    ax_e.plot(t, E - E[0], color="tab:red", label="E(t) − E0")
-    if damping > 0.0:
-        ax_e.plot(t, -W, "--", color="tab:green", label="− dissipated work")
-        ax_e.plot(t, E + W - E[0], color="k", lw=1.0, label="E + W_D − E0")
+    fig, art = figure_once(_pendulum_figure, damping > 0.0)
+    art["path"].set_data(P[:, 2, 0], P[:, 2, 1])
+    update_chain(art["start"], P[0])
+    update_chain(art["end"], P[-1])
+    reach = 0.5 * math.ceil(1.1 * (l1 + l2) / 0.5)  # 0.5 m steps: a steady frame
+    ax, ax_e = art["axes"]
+    ax.set(xlim=(-reach, reach), ylim=(-reach, reach))
+    art["title"].set_text(f"released at ({theta1:.0f}°, {theta2:.0f}°)")
+    for line, y in zip(art["energy"], (E - E[0], -W, E + W - E[0])):
+        line.set_data(t, y)
     shown = [E - E[0]] + ([-W, E + W - E[0]] if damping > 0.0 else [])
     # The energy axis on the pendulum's own energy scale (its potential energy range, set by the
     # masses and lengths only): RK4's error (~1e-4 J) is a flat line at 0, as a lossless run
     # should look, instead of spikes magnified to fill the axes; the readout gives its size.
     # The limits change only with m, l or damping, so the frame stays cached while θ moves.
     scale = 9.81 * ((m1 + m2) * l1 + m2 * l2)
-    ax_e.set(xlabel="t [s]", ylabel="energy [J]", xlim=(0.0, t[-1]),
-             ylim=steady_limits(np.concatenate([*shown, [-0.05 * scale, 0.05 * scale]])),
-             title="energy (lossless: E − E0 stays 0)" if damping == 0.0 else "energy: E + W_D stays E0")
-    ax_e.legend(fontsize=8, loc="lower left")
-    ax_e.grid(True, alpha=0.3)
+    ax_e.set(xlim=(0.0, t[-1]), ylim=steady_limits(np.concatenate([*shown, [-0.05 * scale, 0.05 * scale]])))
     balance = np.abs(E + W - E[0])  # what the energy panel shows (RK4's error, ~1e-4 J)
     text = (f"theta1_0 = {theta1:.1f} deg, theta2_0 = {theta2:.1f} deg, damping = {damping:.2f} N·m·s/rad\n"
             f"E0 = {E[0]:.3f} J, E({t[-1]:.0f} s) = {E[-1]:.3f} J, dissipated = {W[-1]:.3f} J, "

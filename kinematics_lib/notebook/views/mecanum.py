@@ -14,9 +14,9 @@ from matplotlib.patches import Polygon
 from ...mobile.odometry import chassis_world_to_body, integrate_odometry, simulate_odometry
 from ...mobile.wheels import MECANUM_ORDER, chassis_twist, mecanum_layout, mecanum_matrix, roller_axis
 from ..plotting import arrow, new_figure, planar_axes, steady_limits
-from ..widgets import View, slider_labels
+from ..widgets import View, animate, figure_once, fmt, slider_labels
 
-__all__ = ["draw_chassis", "mecanum_view", "FAULTS", "sign_error_view", "yaw_compensation_view",
+__all__ = ["draw_chassis", "update_chassis", "mecanum_view", "FAULTS", "sign_error_view", "yaw_compensation_view",
            "patrol_twists", "odometry_drift_view", "drift_statistics_view"]
 
 A, B, R = 0.20, 0.15, 0.076          # the chapter's chassis: half length, half width, wheel radius [m]
@@ -38,69 +38,117 @@ def _box(cx, cy, hx, hy) -> np.ndarray:
 
 
 def draw_chassis(ax, pose, half_length=A, half_width=B, wheel_radius=R, color="tab:blue",
-                 alpha=1.0, rollers=True, labels=False, mirrored=False) -> None:
-    """A mecanum chassis at pose (x, y, ψ): body, wheels, ground-roller axles, heading arrow."""
-    pose = np.asarray(pose, dtype=float)
+                 alpha=1.0, rollers=True, labels=False, mirrored=False, animated=False) -> dict:
+    """A mecanum chassis at pose (x, y, ψ): body, wheels, ground-roller axles, heading arrow.
+    Returns its artists for :func:`update_chassis` (``animated=True`` in a slider view)."""
     a, b = half_length, half_width
-    body = _box(0.0, 0.0, a + 0.3 * wheel_radius, b - 0.6 * WHEEL_WIDTH)
-    ax.add_patch(Polygon(_to_world(pose, body), closed=True, fc=color, ec="k", alpha=0.25 * alpha, lw=1))
     wheels = mecanum_layout(a, b, wheel_radius, mirrored=mirrored)  # one collection each: 4 wheels, 12 rollers
-    ax.add_collection(PolyCollection([_to_world(pose, _box(w.x, w.y, wheel_radius, WHEEL_WIDTH / 2)) for w in wheels],
-                                     closed=True, facecolors="0.3", edgecolors="k", alpha=alpha, linewidths=0.8),
-                      autolim=False)
+    shape = {"body": _box(0.0, 0.0, a + 0.3 * wheel_radius, b - 0.6 * WHEEL_WIDTH),
+             "wheels": [_box(w.x, w.y, wheel_radius, WHEEL_WIDTH / 2) for w in wheels],
+             "rollers": [], "labels": [[w.x * 1.45, w.y * 1.55] for w in wheels] if labels else [],
+             "tip": [[0.0, 0.0], [0.8 * a, 0.0]]}
     if rollers:
-        segs = []
         for w in wheels:
             e = roller_axis(w) * WHEEL_WIDTH * 0.7
             for dx in np.linspace(-0.6, 0.6, 3) * wheel_radius:
-                segs.append(_to_world(pose, np.array([[w.x + dx, w.y], [w.x + dx, w.y]]) + np.array([-e, e]) / 2))
-        ax.add_collection(LineCollection(segs, colors="gold", linewidths=1.6, alpha=alpha, capstyle="round"),
-                          autolim=False)
-    if labels:
-        for w in wheels:
-            ax.text(*_to_world(pose, [[w.x * 1.45, w.y * 1.55]])[0], w.name, fontsize=9,
-                    ha="center", va="center", alpha=alpha)
-    tip = _to_world(pose, [[0.0, 0.0], [0.8 * a, 0.0]])
-    arrow(ax, tip[0], tip[1], color="k", lw=1.0, alpha=alpha)
+                shape["rollers"].append(np.array([[w.x + dx, w.y], [w.x + dx, w.y]]) + np.array([-e, e]) / 2)
+    art = {"shape": shape,
+           "body": ax.add_patch(Polygon(shape["body"], closed=True, fc=color, ec="k", alpha=0.25 * alpha, lw=1)),
+           "wheels": ax.add_collection(PolyCollection(shape["wheels"], closed=True, facecolors="0.3", edgecolors="k",
+                                                      alpha=alpha, linewidths=0.8), autolim=False),
+           "rollers": ax.add_collection(LineCollection(shape["rollers"], colors="gold", linewidths=1.6, alpha=alpha,
+                                                       capstyle="round"), autolim=False) if rollers else None,
+           "labels": [ax.text(0.0, 0.0, w.name, fontsize=9, ha="center", va="center", alpha=alpha)
+                      for w in wheels] if labels else [],
+           "tip": arrow(ax, (0.0, 0.0), (0.8 * a, 0.0), color="k", lw=1.0, alpha=alpha)}
+    for artist in (art["body"], art["wheels"], art["rollers"], *art["labels"], art["tip"]):
+        if artist is not None:
+            artist.set_animated(animated)
+    update_chassis(art, pose)
+    return art
+
+
+def update_chassis(art: dict, pose) -> None:
+    """Move a chassis drawn by :func:`draw_chassis` to pose (x, y, ψ)."""
+    pose = np.asarray(pose, dtype=float)
+    shape = art["shape"]
+    art["body"].set_xy(_to_world(pose, shape["body"]))
+    art["wheels"].set_verts([_to_world(pose, box) for box in shape["wheels"]])
+    if art["rollers"] is not None:
+        art["rollers"].set_segments([_to_world(pose, seg) for seg in shape["rollers"]])
+    for text, p in zip(art["labels"], shape["labels"]):
+        text.set_position(_to_world(pose, [p])[0])
+    tip = _to_world(pose, shape["tip"])
+    art["tip"].set_positions(tuple(tip[0]), tuple(tip[1]))
 
 
 def _path_axes(ax, lim: float) -> None:
     planar_axes(ax, lim, xlabel="x_W [m]", ylabel="y_W [m]")
 
 
-def _wheel_bars(ax, w, limit: float, title: str) -> None:
-    colors = ["tab:green" if x >= 0 else "tab:red" for x in w]
-    ax.bar(MECANUM_ORDER, w, color=colors)
+def _wheel_bars(ax, limit: float, title: str) -> dict:
+    """Four animated bars with their value printed at the end (green: rolls forward)."""
     ax.axhline(0.0, color="k", lw=0.8)
     ax.set_ylim(-limit, limit)
     ax.set_ylabel("ω_i [rad/s]")  # short: the long label ran into the middle panel (the title says what ω is)
     ax.set_title(title, fontsize=9)
-    for k, x in enumerate(w):
-        ax.text(k, x + (1 if x >= 0 else -1) * 0.04 * limit, f"{x:+.1f}", ha="center",
-                va="bottom" if x >= 0 else "top", fontsize=8)
+    art = {"limit": limit, "bars": ax.bar(MECANUM_ORDER, [0.0] * 4),
+           "values": [ax.text(k, 0.0, "", ha="center", fontsize=8) for k in range(4)]}
+    animate(*art["bars"], *art["values"])
+    return art
 
 
-def _z(x, decimals: int = 3) -> float:
-    """x rounded, with -0.0 turned into 0.0 (so printed text never shows '-0.000')."""
-    return float(np.round(x, decimals)) + 0.0
+def _update_wheel_bars(art: dict, w) -> None:
+    limit = art["limit"]
+    for bar, text, x in zip(art["bars"], art["values"], w):
+        bar.set_height(x)
+        bar.set_color("tab:green" if x >= 0 else "tab:red")
+        text.set_position((text.get_position()[0], x + (1 if x >= 0 else -1) * 0.04 * limit))
+        text.set_text(f"{x:+.1f}")
+        text.set_verticalalignment("bottom" if x >= 0 else "top")
 
 
 def _fmt_wheels(w) -> str:
-    return "  ".join(f"{n} {_z(x, 2):+6.2f}" for n, x in zip(MECANUM_ORDER, w))
+    return "  ".join(f"{n} {fmt(x, 2, sign=True, width=6)}" for n, x in zip(MECANUM_ORDER, w))
 
 
-def _contact_arrows(ax, v: np.ndarray, scale: float) -> None:
+def _contact_arrows(ax) -> list:
+    """Per wheel three animated arrows (:func:`_update_contact_arrows`)."""
+    return [[arrow(ax, (0, 0), (0, 0), lw=1.6, linestyle=ls) for ls in ("-", "-", "--")] for _ in range(4)]
+
+
+def _update_contact_arrows(arrows, v: np.ndarray, scale: float) -> None:
     """Per wheel: contact velocity v_c (blue) = R ω d (driven, green/red) + free roller part (gold)."""
-    for w in mecanum_layout(A, B, R):
+    for w, patches in zip(mecanum_layout(A, B, R), arrows):
         p = np.array([w.x, w.y])
         v_c = v[:2] + v[2] * np.array([-w.y, w.x])
         e = roller_axis(w)
         free = np.array([-e[1], e[0]])                            # the roller rolls across its axle
         drive, slide = np.linalg.solve(np.column_stack([[1.0, 0.0], free]), v_c)
-        parts = ((p, v_c, "tab:blue", "-"), (p, [drive, 0.0], "tab:green" if drive >= 0 else "tab:red", "-"),
-                 (p + [drive * scale, 0.0], slide * free, "goldenrod", "--"))
-        for start, vec, color, ls in parts:
-            arrow(ax, start, start + scale * np.asarray(vec), color=color, lw=1.6, linestyle=ls)
+        parts = ((p, v_c, "tab:blue"), (p, [drive, 0.0], "tab:green" if drive >= 0 else "tab:red"),
+                 (p + [drive * scale, 0.0], slide * free, "goldenrod"))
+        for patch, (start, vec, color) in zip(patches, parts):
+            patch.set_positions(tuple(start), tuple(start + scale * np.asarray(vec)))
+            patch.set_color(color)
+
+
+def _mecanum_figure():
+    fig, (cx, ax, bx) = new_figure(1, 3, size=(10.0, 3.9))
+    draw_chassis(cx, (0.0, 0.0, 0.0), labels=True)
+    art = {"arrows": _contact_arrows(cx)}
+    _path_axes(cx, 0.5)
+    cx.set_xlabel("x_B [m]")
+    cx.set_ylabel("y_B [m]")
+    cx.set_title("chassis: v_c = Rω d (green)\n+ roller part (gold)", fontsize=9)
+    art["path"], = ax.plot([], [], color="tab:blue", lw=1.5)
+    art["ghosts"] = [draw_chassis(ax, (0.0, 0.0, 0.0), alpha=0.2 + 0.2 * k / 4, rollers=False, animated=True)
+                     for k in range(4)]
+    art["chassis"] = draw_chassis(ax, (0.0, 0.0, 0.0), animated=True)
+    _path_axes(ax, 1.6)
+    art["title"] = ax.set_title(" \n ", fontsize=9)
+    art["wheels"] = _wheel_bars(bx, 45.0, "ω = H v\n(green: rolls forward)")
+    animate(*[a for patches in art["arrows"] for a in patches], art["path"], art["title"])
+    return fig, art
 
 
 @slider_labels(v_x="v_x [m/s]", v_y="v_y [m/s]", omega="ω_z [rad/s]", psi="yaw ψ [rad]",
@@ -113,25 +161,33 @@ def mecanum_view(v_x: float = 0.3, v_y: float = 0.0, omega: float = 0.0, psi: fl
     w = mecanum_matrix(A, B, R) @ v
     n = 200
     poses = integrate_odometry(np.tile(v, (n, 1)), duration / n, pose0=(0.0, 0.0, psi))
-    fig, (cx, ax, bx) = new_figure(1, 3, size=(10.0, 3.9))
-    draw_chassis(cx, (0.0, 0.0, 0.0), labels=True)
-    _contact_arrows(cx, v, scale=0.4)
-    _path_axes(cx, 0.5)
-    cx.set_xlabel("x_B [m]")
-    cx.set_ylabel("y_B [m]")
-    cx.set_title("chassis: v_c = Rω d (green)\n+ roller part (gold)", fontsize=9)
-    ax.plot(poses[:, 0], poses[:, 1], color="tab:blue", lw=1.5)
-    for k in (0, n // 4, n // 2, 3 * n // 4):
-        draw_chassis(ax, poses[k], alpha=0.2 + 0.2 * k / n, rollers=False)
-    draw_chassis(ax, poses[-1])
-    _path_axes(ax, 1.6)
-    ax.set_title(f"world: path over {duration:.1f} s\nfrom yaw {psi:+.2f} rad", fontsize=9)
-    _wheel_bars(bx, w, 45.0, "ω = H v\n(green: rolls forward)")
+    fig, art = figure_once(_mecanum_figure)
+    _update_contact_arrows(art["arrows"], v, scale=0.4)
+    art["path"].set_data(poses[:, 0], poses[:, 1])
+    for ghost, k in zip(art["ghosts"], (0, n // 4, n // 2, 3 * n // 4)):
+        update_chassis(ghost, poses[k])
+    update_chassis(art["chassis"], poses[-1])
+    art["title"].set_text(f"world: path over {duration:.1f} s\nfrom yaw {psi:+.2f} rad")
+    _update_wheel_bars(art["wheels"], w)
     text = (f"v_body = ({v_x:+.2f} m/s, {v_y:+.2f} m/s, {omega:+.2f} rad/s), psi0 = {psi:+.2f} rad\n"
             f"wheel speeds [rad/s]: {_fmt_wheels(w)}\n"
-            f"after {duration:.1f} s: x = {_z(poses[-1, 0]):+.3f} m, y = {_z(poses[-1, 1]):+.3f} m, "
-            f"psi = {_z(poses[-1, 2]):+.3f} rad")
+            f"after {duration:.1f} s: x = {fmt(poses[-1, 0], 3, sign=True)} m, y = {fmt(poses[-1, 1], 3, sign=True)} m, "
+            f"psi = {fmt(poses[-1, 2], 3, sign=True)} rad")
     return View(fig, text)
+
+
+def _sign_error_figure():
+    fig, (ax, bx) = new_figure(1, 2, size=(9.5, 4.3))
+    art = {"intended": ax.plot([], [], "--", color="0.5", label="commanded")[0],
+           "actual": ax.plot([], [], color="tab:red", label="actual")[0]}
+    art["intended_chassis"] = draw_chassis(ax, (0.0, 0.0, 0.0), color="0.6", alpha=0.35, rollers=False, animated=True)
+    art["actual_chassis"] = draw_chassis(ax, (0.0, 0.0, 0.0), color="tab:red", labels=True, animated=True)
+    _path_axes(ax, 2.0)
+    ax.legend(loc="lower left", fontsize=8)
+    art["title"] = ax.set_title(" ", fontsize=9)
+    art["wheels"] = _wheel_bars(bx, 12.0, "real wheel speeds")
+    animate(art["intended"], art["actual"], art["title"])
+    return fig, art
 
 
 @slider_labels(fault="sign error", command="command", duration="duration [s]")
@@ -157,20 +213,29 @@ def sign_error_view(fault: str = FAULTS[0], command: str = "forward", duration: 
     n = 150
     intended = integrate_odometry(np.tile(v_cmd, (n, 1)), duration / n)
     actual = integrate_odometry(np.tile(v, (n, 1)), duration / n)
-    fig, (ax, bx) = new_figure(1, 2, size=(9.5, 4.3))
-    ax.plot(intended[:, 0], intended[:, 1], "--", color="0.5", label="commanded")
-    ax.plot(actual[:, 0], actual[:, 1], color="tab:red", label="actual")
-    draw_chassis(ax, intended[-1], color="0.6", alpha=0.35, rollers=False)
-    draw_chassis(ax, actual[-1], color="tab:red", labels=True)
-    _path_axes(ax, 2.0)
-    ax.legend(loc="lower left", fontsize=8)
-    ax.set_title(f"{command}: {fault}", fontsize=9)
-    _wheel_bars(bx, w, 12.0, "real wheel speeds")
+    fig, art = figure_once(_sign_error_figure)
+    art["intended"].set_data(intended[:, 0], intended[:, 1])
+    art["actual"].set_data(actual[:, 0], actual[:, 1])
+    update_chassis(art["intended_chassis"], intended[-1])
+    update_chassis(art["actual_chassis"], actual[-1])
+    art["title"].set_text(f"{command}: {fault}")
+    _update_wheel_bars(art["wheels"], w)
     text = (f"command {command}: v_cmd = ({v_cmd[0]:.2f}, {v_cmd[1]:.2f}, {v_cmd[2]:.2f}); fault: {fault}\n"
             f"real wheel speeds [rad/s]: {_fmt_wheels(w)}\n"
-            f"actual twist v = ({_z(v[0]):+.3f} m/s, {_z(v[1]):+.3f} m/s, {_z(v[2]):+.3f} rad/s), "
+            f"actual twist v = ({fmt(v[0], 3, sign=True)} m/s, {fmt(v[1], 3, sign=True)} m/s, {fmt(v[2], 3, sign=True)} rad/s), "
             f"|residual| = {np.linalg.norm(r):.3f} rad/s")
     return View(fig, text)
+
+
+def _yaw_figure():
+    fig, ax = new_figure(size=(5.6, 4.6))
+    art = {name: (ax.plot([], [], color=color, label=name, animated=True)[0],
+                  draw_chassis(ax, (0.0, 0.0, 0.0), color=color, alpha=0.8, animated=True))
+           for name, color in (("compensated", "tab:green"), ("no compensation", "tab:red"))}
+    ax.plot([0, 2.0], [0, 0], ":", color="k", lw=1, label="wanted")
+    _path_axes(ax, 2.4)
+    ax.legend(loc="lower left", fontsize=8)
+    return fig, art
 
 
 @slider_labels(psi="yaw ψ [rad]", omega="ω_z [rad/s]", imu_flipped="IMU mounted upside down",
@@ -189,17 +254,14 @@ def yaw_compensation_view(psi: float = 0.6, omega: float = 0.0, imu_flipped: boo
     comp = np.array([chassis_world_to_body(v_w, sign * y) for y in yaw])
     paths = {"compensated": integrate_odometry(comp, dt, (0.0, 0.0, psi)),
              "no compensation": integrate_odometry(np.tile(v_w, (n, 1)), dt, (0.0, 0.0, psi))}
-    fig, ax = new_figure(size=(5.6, 4.6))
+    fig, art = figure_once(_yaw_figure)
     text = [f"push forward (world +x, 0.50 m/s), psi0 = {psi:+.2f} rad, omega = {omega:+.2f} rad/s"
             + (", IMU yaw sign flipped" if imu_flipped else "")]
-    for (name, P), color in zip(paths.items(), ("tab:green", "tab:red")):
-        ax.plot(P[:, 0], P[:, 1], color=color, label=name)
-        draw_chassis(ax, P[-1], color=color, alpha=0.8)
-        heading = _z(np.degrees(np.arctan2(P[-1, 1], P[-1, 0])), 2)
-        text.append(f"{name:>16}: end ({_z(P[-1, 0]):+.3f}, {_z(P[-1, 1]):+.3f}) m, direction {heading:+7.2f} deg")
-    ax.plot([0, 2.0], [0, 0], ":", color="k", lw=1, label="wanted")
-    _path_axes(ax, 2.4)
-    ax.legend(loc="lower left", fontsize=8)
+    for name, P in paths.items():
+        art[name][0].set_data(P[:, 0], P[:, 1])
+        update_chassis(art[name][1], P[-1])
+        heading = fmt(np.degrees(np.arctan2(P[-1, 1], P[-1, 0])), 2, sign=True, width=7)
+        text.append(f"{name:>16}: end ({fmt(P[-1, 0], 3, sign=True)}, {fmt(P[-1, 1], 3, sign=True)}) m, direction {heading} deg")
     return View(fig, "\n".join(text))
 
 
@@ -210,32 +272,40 @@ def patrol_twists(duration: float = 40.0, dt: float = 0.01) -> np.ndarray:
     return np.column_stack([0.6 + 0.0 * t, 0.3 * np.sin(0.4 * t), 0.3 * np.cos(0.2 * t)])
 
 
+def _drift_figure():
+    fig, (ax, bx) = new_figure(1, 2, size=(10.0, 4.2))
+    art = {"axes": (ax, bx), "paths": [ax.plot([], [], style, lw=1.3, label=name, animated=True)[0] for style, name in
+                                       (("k-", "true"), ("r--", "wheel odometry"), ("g-.", "wheels + IMU yaw"))]}
+    ax.set_aspect("equal")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")
+    ax.set_xlabel("x_W [m]")
+    ax.set_ylabel("y_W [m]")
+    art["errors"] = [bx.plot([], [], "r", label="wheel odometry", animated=True)[0],
+                     bx.plot([], [], "g", label="wheels + IMU yaw", animated=True)[0]]
+    bx.set_xlabel("t [s]")
+    bx.set_ylabel("position error [m]")
+    bx.grid(True, alpha=0.3)
+    bx.legend(fontsize=8, loc="upper left")
+    return fig, art
+
+
 @slider_labels(slip_std="wheel slip σ [-]", gyro_bias="gyro bias [rad/s]", seed="random seed [-]")
 def odometry_drift_view(slip_std: float = 0.03, gyro_bias: float = 0.001, seed: int = 0,
                         duration: float = 40.0) -> View:
     """True path, wheel odometry and wheel + IMU-yaw odometry; position error against time."""
     dt = 0.01
-    run = simulate_odometry(mecanum_matrix(A, B, R), patrol_twists(duration, dt), dt=dt, slip_std=slip_std,
-                            gyro_bias=gyro_bias, seed=seed)
-    fig, (ax, bx) = new_figure(1, 2, size=(10.0, 4.2))
-    for P, style, name in ((run.true, "k-", "true"), (run.wheel, "r--", "wheel odometry"),
-                           (run.fused, "g-.", "wheels + IMU yaw")):
-        ax.plot(P[:, 0], P[:, 1], style, lw=1.3, label=name)
-    ax.set_aspect("equal")
+    run = simulate_odometry(mecanum_matrix(A, B, R), patrol_twists(duration, dt), dt=dt, slip_std=slip_std, gyro_bias=gyro_bias, seed=seed)
+    fig, art = figure_once(_drift_figure)
+    ax, bx = art["axes"]
+    for line, P in zip(art["paths"], (run.true, run.wheel, run.fused)):
+        line.set_data(P[:, 0], P[:, 1])
     paths = np.vstack([run.true[:, :2], run.wheel[:, :2], run.fused[:, :2]])
     ax.set(xlim=steady_limits(paths[:, 0]), ylim=steady_limits(paths[:, 1]))
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
-    ax.set_xlabel("x_W [m]")
-    ax.set_ylabel("y_W [m]")
     e_w, e_f = run.position_error("wheel"), run.position_error("fused")
-    bx.plot(run.t, e_w, "r", label="wheel odometry")
-    bx.plot(run.t, e_f, "g", label="wheels + IMU yaw")
-    bx.set_xlabel("t [s]")
-    bx.set_ylabel("position error [m]")
-    bx.set_ylim(0.0, steady_limits([0.0, e_w.max(), e_f.max()])[1])
-    bx.grid(True, alpha=0.3)
-    bx.legend(fontsize=8)
+    art["errors"][0].set_data(run.t, e_w)
+    art["errors"][1].set_data(run.t, e_f)
+    bx.set(xlim=(-0.05 * duration, 1.05 * duration), ylim=(0.0, steady_limits([0.0, e_w.max(), e_f.max()])[1]))
     text = (f"slip_std = {slip_std:.3f}, gyro_bias = {gyro_bias:.4f} rad/s, seed = {seed}, {duration:.0f} s\n"
             f"position error, largest over the run: wheel odometry {e_w.max():.3f} m, "
             f"wheels + IMU yaw {e_f.max():.3f} m\n"

@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 from ...dynamics.urdf import anymal_b_urdf
 from ...legged.stance import ANYMAL_FEET
 from ...legged.whole_body import largest_push, simulate_push, urdf_effort_limits
-from ..widgets import View, slider_labels
+from ..widgets import View, figure_once, slider_labels
 from .anymal import anymal, nominal_stance
 
 __all__ = ["PUSH_DURATION", "PUSH_SETTINGS", "push_run", "push_limit", "push_view"]
@@ -72,9 +72,9 @@ def push_limit(direction: float) -> float:
     return _push_limit(_key(0.0, direction)[1])
 
 
-@functools.lru_cache(maxsize=1)
 def _figure() -> tuple:
-    """The figure and its artists, built once: a slider move only updates their data."""
+    """The figure and its artists, built once per widget (``figure_once``): a slider move only
+    updates their data."""
     fig = Figure(figsize=(8.0, 5.2))
     axes = fig.subplots(2, 2, sharex=True)
     fig.subplots_adjust(left=0.09, right=0.98, bottom=0.09, top=0.9, hspace=0.25, wspace=0.28)
@@ -100,8 +100,14 @@ def _figure() -> tuple:
     for ax in axes.flat:
         ax.set_xlim(0.0, RUN_DURATION)
         ax.grid(True, alpha=0.3)
-    af.legend(fontsize=7, loc="upper right", ncol=3)
-    ac.legend(fontsize=7, loc="upper left")
+    af.legend(fontsize=8, loc="upper right", ncol=3)
+    ac.legend(fontsize=8, loc="upper left")
+    art["title"] = fig.suptitle(" ", fontsize=10)
+    for group in ("fn", "ratio", "tau"):
+        for line in art[group].values():
+            line.set_animated(True)
+    for name in ("infeasible", "com_x", "com_y", "title"):
+        art[name].set_animated(True)
     return fig, axes, art
 
 
@@ -121,7 +127,7 @@ def push_view(force: float = 100.0, direction: float = 90.0) -> View:
     friction use ‖f_t‖ / (μ f_n) per foot, the largest |τ| of each leg against the effort limit, the
     CoM displacement. Text: feasibility, friction margins, saturation, residuals, the push limit."""
     run = push_run(force, direction)
-    fig, axes, art = _figure()
+    fig, axes, art = figure_once(_figure)
     t = run.t
     legs = _legs(run.feet)
     for k, foot in enumerate(run.feet):
@@ -135,8 +141,8 @@ def push_view(force: float = 100.0, direction: float = 90.0) -> View:
     art["com_x"].set_data(t, d[:, 0])
     art["com_y"].set_data(t, d[:, 1])
     axes[1, 1].set_ylim(*_mm_limits(d[:, :2]))
-    fig.suptitle(f"push {force:.0f} N towards {direction:.0f}° for {PUSH_DURATION:.1f} s "
-                 f"(impulse {force * PUSH_DURATION:.1f} N·s)", fontsize=10)
+    art["title"].set_text(f"push {force:.0f} N towards {direction:.0f}° for {PUSH_DURATION:.1f} s "
+                          f"(impulse {force * PUSH_DURATION:.1f} N·s)")
 
     limit = push_limit(direction)
     lines = [f"push {force:.0f} N towards {direction:.0f}° for {PUSH_DURATION:.1f} s = {force * PUSH_DURATION:.1f} N·s; "

@@ -10,17 +10,12 @@ from ..benchmarking import ScalingTable
 from ...arms.dh import planar_arm
 from ...documents import doc003
 from ...dynamics.newton_euler_3d import DHArm, newton_euler_terms
-from ..plotting import arrow, draw_chain, new_figure, steady_limits
-from ..widgets import View, slider_labels
+from ..plotting import arrow, draw_chain, new_figure, steady_limits, update_chain
+from ..widgets import View, animate, figure_once, fmt, slider_labels
 
 __all__ = ["two_link_arm", "arm_forces_view", "complexity_view"]
 
 FORCE_SCALE = 0.025  # metres of arrow per newton
-
-
-def _f(x: float, digits: int = 3) -> str:
-    """Fixed decimals without a '-0.000'."""
-    return f"{x + 0.0:.{digits}f}" if round(x, digits) != 0 else f"{0.0:.{digits}f}"
 
 
 def two_link_arm(L1: float = 1.0, L2: float = 0.8, m1: float = 2.0, m2: float = 1.5) -> DHArm:
@@ -33,6 +28,33 @@ def two_link_arm(L1: float = 1.0, L2: float = 0.8, m1: float = 2.0, m2: float = 
     coms = np.column_stack([-L / 2, np.zeros(2), np.zeros(2)])
     inertias = np.array([np.diag([0.0, mi * Li**2 / 12, mi * Li**2 / 12]) for mi, Li in zip(m, L)])
     return DHArm(planar_arm(L), m, coms, inertias, gravity=(0.0, -9.81, 0.0))
+
+
+def _forces_figure():
+    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 4.2))
+    art = {"bx": bx, "chain": draw_chain(ax, np.zeros((3, 2)), animated=True), "coms": [], "arrows": []}
+    for i in range(2):
+        art["coms"].append(ax.plot([0.0], [0.0], "s", color="tab:purple", ms=6, label="CoM" if i == 0 else None)[0])
+        arrows = []
+        for color, label in (("tab:red", "f_i (from link i-1)"), ("tab:green", "weight m g"), ("tab:blue", "m a_c")):
+            arrows.append(arrow(ax, (0, 0), (0, 1), color=color, lw=1.8))
+            ax.plot([], [], color=color, label=label if i == 0 else None)
+        art["arrows"].append(arrows)
+    ax.set(xlim=(-2.0, 2.0), ylim=(-2.0, 2.0), aspect="equal", xlabel="x [m]", ylabel="y [m]",
+           title=f"forces ({FORCE_SCALE * 1000:.0f} mm per N)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower left", fontsize=8)
+    x = np.arange(2)
+    art["bars"] = [bx.bar(x + 0.2 * (k - 1.5), [1.0, 1.0], width=0.2, label=label)
+                   for k, label in enumerate(("g(q)", "C(q, qd) qd", "M(q) qdd"))]
+    art["bars"].append(bx.bar(x + 0.3, [1.0, 1.0], width=0.2, color="0.3", label="tau (total)"))
+    art["doc"], = bx.plot(x + 0.3, [0.0, 0.0], "kx", ms=9, mew=2, label="doc 003 as written")
+    bx.axhline(0.0, color="k", lw=0.8)
+    bx.set(xticks=x, xticklabels=["joint 1", "joint 2"], ylabel="N m", title="tau = g + C qd + M qdd")
+    bx.legend(fontsize=8, loc="upper right")
+    animate(*art["coms"], *[a for arrows in art["arrows"] for a in arrows], *[b for bars in art["bars"] for b in bars],
+            art["doc"])
+    return fig, art
 
 
 @slider_labels(q1="q₁ [rad]", q2="q₂ [rad]", qd1="q̇₁ [rad/s]", qd2="q̇₂ [rad/s]", qdd1="q̈₁ [rad/s²]",
@@ -49,38 +71,28 @@ def arm_forces_view(q1: float = 0.6, q2: float = 0.9, qd1: float = 0.0, qd2: flo
     g = newton_euler_terms(arm, q, 0 * qd, 0 * qdd).tau
     h = newton_euler_terms(arm, q, qd, 0 * qdd).tau
     doc = doc003.ne(arm, q, qd, qdd)
-    fig, (ax, bx) = new_figure(1, 2, size=(9.0, 4.2))
-    draw_chain(ax, t.origins[:, :2])
+    fig, art = figure_once(_forces_figure)
+    update_chain(art["chain"], t.origins[:, :2])
     for i in range(2):
         c, o = t.coms[i, :2], t.origins[i, :2]
-        ax.plot(*c, "s", color="tab:purple", ms=6, label="CoM" if i == 0 else None)
-        for start, vec, color, label in ((o, t.f[i, :2], "tab:red", "f_i (from link i-1)"),
-                                         (c, arm.masses[i] * arm.gravity[:2], "tab:green", "weight m g"),
-                                         (c, t.F[i, :2], "tab:blue", "m a_c")):
-            arrow(ax, start, start + FORCE_SCALE * vec, color=color, lw=1.8)
-            ax.plot([], [], color=color, label=label if i == 0 else None)
-    ax.set(xlim=(-2.0, 2.0), ylim=(-2.0, 2.0), aspect="equal", xlabel="x [m]", ylabel="y [m]",
-           title=f"forces ({FORCE_SCALE * 1000:.0f} mm per N)")
-    ax.grid(True, alpha=0.3)
-    ax.legend(loc="lower left", fontsize=8)
+        art["coms"][i].set_data([c[0]], [c[1]])
+        for patch, (start, vec) in zip(art["arrows"][i], ((o, t.f[i, :2]), (c, arm.masses[i] * arm.gravity[:2]),
+                                                          (c, t.F[i, :2]))):
+            patch.set_positions(tuple(start), tuple(start + FORCE_SCALE * vec))
     parts = np.array([g, h - g, t.tau - h])
-    x = np.arange(2)
-    for k, (vals, label) in enumerate(zip(parts, ("g(q)", "C(q, qd) qd", "M(q) qdd"))):
-        bx.bar(x + 0.2 * (k - 1.5), vals, width=0.2, label=label)
-    bx.bar(x + 0.3, t.tau, width=0.2, color="0.3", label="tau (total)")
-    bx.plot(x + 0.3, doc, "kx", ms=9, mew=2, label="doc 003 as written")
-    bx.axhline(0.0, color="k", lw=0.8)
-    bx.set(xticks=x, xticklabels=["joint 1", "joint 2"], ylabel="N m", title="tau = g + C qd + M qdd",
-           ylim=steady_limits(np.concatenate([parts.ravel(), t.tau, doc]), symmetric=True))
-    bx.legend(fontsize=8)
-    lines = [f"q = ({_f(q1, 2)}, {_f(q2, 2)}) rad, qd = ({_f(qd1, 2)}, {_f(qd2, 2)}) rad/s, "
-             f"qdd = ({_f(qdd1, 2)}, {_f(qdd2, 2)}) rad/s^2"]
+    for bars, vals in zip(art["bars"], (*parts, t.tau)):
+        for bar, v in zip(bars, vals):
+            bar.set_height(v)
+    art["doc"].set_ydata(doc)
+    art["bx"].set_ylim(steady_limits(np.concatenate([parts.ravel(), t.tau, doc]), symmetric=True))
+    lines = [f"q = ({fmt(q1, 2)}, {fmt(q2, 2)}) rad, qd = ({fmt(qd1, 2)}, {fmt(qd2, 2)}) rad/s, "
+             f"qdd = ({fmt(qdd1, 2)}, {fmt(qdd2, 2)}) rad/s^2"]
     for i in range(2):
-        lines.append(f"joint {i + 1}: tau = {_f(t.tau[i])} N m = g {_f(g[i])} + C qd {_f(h[i] - g[i])} "
-                     f"+ M qdd {_f(t.tau[i] - h[i])};  doc 003 as written {_f(doc[i])}")
+        lines.append(f"joint {i + 1}: tau = {fmt(t.tau[i])} N m = g {fmt(g[i])} + C qd {fmt(h[i] - g[i])} "
+                     f"+ M qdd {fmt(t.tau[i] - h[i])};  doc 003 as written {fmt(doc[i])}")
     for i in range(2):
         lines.append(f"f{i + 1} (on link {i + 1} from {'the base' if i == 0 else 'link 1'}) = "
-                     f"({_f(t.f[i, 0])}, {_f(t.f[i, 1])}) N")
+                     f"({fmt(t.f[i, 0])}, {fmt(t.f[i, 1])}) N")
     return View(fig, "\n".join(lines))
 
 

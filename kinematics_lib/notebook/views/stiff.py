@@ -5,14 +5,13 @@ The figure and its artists are built once; a slider move only changes their data
 
 from __future__ import annotations
 
-import functools
 
 import numpy as np
 from matplotlib.figure import Figure
 
 from ...dynamics.integrators import (OSCILLATOR_METHODS, oscillator_stability_limit, oscillator_step_matrix,
                                      simulate_oscillator)
-from ..widgets import DPI, View
+from ..widgets import DPI, View, figure_once
 
 __all__ = ["stiff_spring_view", "stiff_spring_case", "MASS", "X0", "T_FINAL"]
 
@@ -42,9 +41,9 @@ def _radius_curve(omega: float, zeta: float, method: str) -> np.ndarray:
     return np.abs(np.linalg.eigvals(G)).max(axis=1)
 
 
-@functools.lru_cache(maxsize=1)
 def _figure() -> tuple:
-    """The figure, built once: displacement over time and spectral radius over the step."""
+    """The figure, built once per widget (``figure_once``): displacement over time and spectral
+    radius over the step."""
     fig = Figure(figsize=(9.0, 3.6), dpi=DPI)
     ax, bx = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
     fig.subplots_adjust(left=0.08, right=0.965, bottom=0.15, top=0.9, wspace=0.28)
@@ -64,6 +63,8 @@ def _figure() -> tuple:
     bx.set_autoscale_on(False)
     ax.legend(fontsize=8, loc="upper right")
     bx.set_title("stable below 1 (dotted: dt_max; solid: this dt)", fontsize=9)
+    for artist in art.values():
+        artist.set_animated(True)
     return fig, ax, bx, art
 
 
@@ -73,7 +74,7 @@ def stiff_spring_view(dt_ms: float = 2.0, log10_k: float = 4.0, zeta: float = 0.
     panel is the growth factor per step against dt (stable below 1)."""
     case = stiff_spring_case(dt_ms, log10_k, zeta)
     omega, dt = case["omega"], case["dt"]
-    fig, ax, bx, art = _figure()
+    fig, ax, bx, art = figure_once(_figure)
     t = np.linspace(0.0, T_FINAL, 801)
     wd = omega * np.sqrt(max(1.0 - zeta * zeta, 0.0))
     if zeta < 1.0:
