@@ -85,7 +85,7 @@ def _cond_curve(roll: float) -> tuple[np.ndarray, np.ndarray]:
 
 def _euler_figure():
     fig, ax = new_figure(size=(6.5, 3.8))
-    curve, = ax.semilogy([0.0], [1.0], color="tab:blue", label="roll-pitch-yaw: cond S = cond W⁻¹", animated=True)
+    curve, = ax.semilogy([0.0], [1.0], color="tab:blue", label="roll-pitch-yaw: cond E = cond W⁻¹", animated=True)
     ax.axhline(1.0, color="tab:green", lw=2, label="unit quaternion: cond(Q) = 1 for every attitude")
     point, = ax.plot([0.0], [1.0], "o", color="tab:red", ms=8, animated=True)
     ax.set(xlabel="pitch θ [deg]", ylabel="condition number", xlim=(-98.9, 98.9), ylim=(0.5, 1e5))
