@@ -936,7 +936,7 @@ EXAMPLES = {
     "identification_regressor": [lambda ctx: dict(
         model=Arg(models()["revolute chain"], Kind("object", wrong=kl.puma560())),
         base=Arg(_base(), Kind("object", wrong=kl.puma560())), q=Arg(_measurements().q[:10], Kind("free")),
-        qd=Arg(_measurements().qd[:10], Kind("free")), qdd=Arg(_measurements().qdd[:10], Kind("free")))],
+        v=Arg(_measurements().v[:10], Kind("free")), a=Arg(_measurements().a[:10], Kind("free")))],
     "identification_data": [lambda ctx: dict(
         model=Arg(models()["revolute chain"], Kind("object", wrong=kl.puma560())),
         base=Arg(_base(), Kind("object", wrong=kl.puma560())), data=Arg(_measurements(), Kind("object", wrong=3)),

@@ -353,7 +353,7 @@ def test_measured_torques_are_rnea_plus_friction(experiment):
     arm, _, traj, friction, _ = experiment
     raw = kl.measure_trajectory(arm, traj, 2.0, rate=50.0, **friction)
     for k in range(0, 100, 17):
-        tau = kl.rnea(arm, raw.q[k], raw.qd[k], raw.qdd[k]) + kl.coulomb_viscous_friction(raw.qd[k], [0.5, 0.3], [0.1, 0.08])
+        tau = kl.rnea(arm, raw.q[k], raw.v[k], raw.a[k]) + kl.coulomb_viscous_friction(raw.v[k], [0.5, 0.3], [0.1, 0.08])
         assert np.allclose(raw.tau[k], tau, atol=1e-12)
 
 

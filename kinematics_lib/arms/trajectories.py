@@ -27,12 +27,12 @@ METHODS = ("cubic", "quintic")
 
 
 class JointTrajectory(NamedTuple):
-    """t (n,) s; q, qd, qdd (n, dof): positions, velocities, accelerations."""
+    """t (n,) s; q, v, a (n, dof): positions, velocities, accelerations."""
 
     t: np.ndarray
     q: np.ndarray
-    qd: np.ndarray
-    qdd: np.ndarray
+    v: np.ndarray
+    a: np.ndarray
 
 
 class CartesianTrajectory(NamedTuple):
@@ -110,7 +110,7 @@ def joint_trajectory(q0, q1, duration: float, n: int, method: str = "quintic") -
 
     q0, q1 (dof,): start and goal (rad or m); duration T > 0 (s); n >= 2 samples at
     t_k = k T / (n - 1); method 'cubic' or 'quintic' (the time scaling s). Returns
-    (t (n,), q (n, dof), qd (n, dof), qdd (n, dof)), with qd = s' (q1 - q0), qdd = s'' (q1 - q0).
+    (t (n,), q (n, dof), v (n, dof), a (n, dof)), with v = s' (q1 - q0), a = s'' (q1 - q0).
     Modern Robotics' JointTrajectory(thetastart, thetaend, Tf, N, 3 or 5) gives the same q.
     """
     q0 = check.vector(q0, None, "q0")
@@ -118,9 +118,9 @@ def joint_trajectory(q0, q1, duration: float, n: int, method: str = "quintic") -
     _, t, (s, sd, sdd) = _samples(duration, n, method)
     dq = q1 - q0
     q = q0 + s[:, None] * dq
-    qd, qdd = sd[:, None] * dq, sdd[:, None] * dq
-    check.finite_result(np.concatenate([q, qd, qdd]), "q, qd, qdd", "q0, q1, duration")
-    return JointTrajectory(t, q, qd, qdd)
+    v, a = sd[:, None] * dq, sdd[:, None] * dq
+    check.finite_result(np.concatenate([q, v, a]), "q, v, a", "q0, q1, duration")
+    return JointTrajectory(t, q, v, a)
 
 
 def cartesian_trajectory(T_start, T_end, duration: float, n: int, method: str = "quintic") -> CartesianTrajectory:

@@ -225,12 +225,12 @@ def double_pendulum_source_lagrangian() -> LagrangianModel:
     """
     true = double_pendulum_lagrangian("absolute")
     m1, m2, l1, l2 = (next(s for s in true.params if s.name == k) for k in ("m1", "m2", "l1", "l2"))
-    (th1, th2), qd = true.q, sp.Matrix(true.qd)
+    (th1, th2), qd = true.q, sp.Matrix(true.v)
     c = sp.cos(th2 - th1)
     M = sp.Matrix([[(m1 + m2) * l1**2 + m2 * l2**2 + 2 * m2 * l1 * l2 * c, m2 * l2**2 + m2 * l1 * l2 * c],
                    [m2 * l2**2 + m2 * l1 * l2 * c, m2 * l2**2]])
     T = sp.expand((qd.T * M * qd)[0, 0] / 2)
-    return derive_lagrangian(T, true.V, true.q, true.qd)
+    return derive_lagrangian(T, true.V, true.q, true.v)
 
 
 def skew_check(M_dot, C, tol: float = 1e-10) -> bool:

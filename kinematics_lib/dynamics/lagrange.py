@@ -54,14 +54,14 @@ __all__ = [
 
 @dataclass(frozen=True)
 class LagrangianModel:
-    """Symbolic model: coordinates q, velocities qd, energies T, V and M (n, n), C (n, n), G (n,).
+    """Symbolic model: coordinates q, velocities v (the symbols of q̇), energies T, V and M (n, n), C (n, n), G (n,).
 
     params: the remaining symbols (masses, lengths, g), sorted by name; numbers for them are
     given to :func:`to_numeric`.
     """
 
     q: tuple
-    qd: tuple
+    v: tuple
     T: sp.Expr
     V: sp.Expr
     M: sp.ImmutableMatrix
@@ -198,8 +198,8 @@ def derive_lagrangian(T: sp.Expr, V: sp.Expr, q, v) -> LagrangianModel:
 @lru_cache(maxsize=64)
 def _compile(model: LagrangianModel) -> dict:
     """numpy functions of (q, qd, p), compiled once per model (common subexpressions shared)."""
-    args = [list(model.q), list(model.qd), list(model.params)]
-    bias = sp.Matrix(model.C) * sp.Matrix(model.qd) + sp.Matrix(model.G)
+    args = [list(model.q), list(model.v), list(model.params)]
+    bias = sp.Matrix(model.C) * sp.Matrix(model.v) + sp.Matrix(model.G)
     dM = [sp.Matrix(model.M).diff(qk) for qk in model.q]
     exprs = {"M": model.M, "dM": dM, "C": model.C, "G": list(model.G), "T": model.T, "V": model.V,
              "bias": list(bias)}
@@ -298,7 +298,7 @@ def _double_pendulum_lagrangian(angles: str) -> LagrangianModel:
     p2 = p1 + l2 * sp.Matrix([sp.sin(th2), -sp.cos(th2)])
     model = _point_masses([p1, p2], [m1, m2], g, q, qd)
     V = sp.expand(model.V + (m1 + m2) * g * l1 + m2 * g * l2)  # zero at the rest position
-    return LagrangianModel(model.q, model.qd, model.T, V, model.M, model.C, model.G, model.params)
+    return LagrangianModel(model.q, model.v, model.T, V, model.M, model.C, model.G, model.params)
 
 
 def double_pendulum_positions(q, l1: float, l2: float, angles: str = "absolute") -> np.ndarray:

@@ -31,16 +31,16 @@ __all__ = ["Measurements", "measure_trajectory", "process_measurements", "identi
 
 @dataclass(frozen=True)
 class Measurements:
-    """Samples (T,) and (T, n): t (s), q (rad), qd (rad/s), qdd (rad/s^2), tau (N m).
+    """Samples (T,) and (T, n): t (s), q (rad), v (rad/s), a (rad/s^2), tau (N m).
 
-    From :func:`measure_trajectory` q and tau are the noisy measurements and qd, qdd the true
+    From :func:`measure_trajectory` q and tau are the noisy measurements and v, a the true
     derivatives (unknown to an experimenter); from :func:`process_measurements` all are estimates.
     """
 
     t: np.ndarray
     q: np.ndarray
-    qd: np.ndarray
-    qdd: np.ndarray
+    v: np.ndarray
+    a: np.ndarray
     tau: np.ndarray
 
 
@@ -57,7 +57,7 @@ def measure_trajectory(model, trajectory: FourierTrajectory, duration: float, ra
                        f_c=0.0, q_noise=0.0, tau_noise=0.0, rng=None) -> Measurements:
     """Sample a robot following ``trajectory`` for ``duration`` s at ``rate`` Hz (document 001: 1 kHz).
 
-    tau = rnea(q, qd, qdd) + f_v qd + f_c sign(qd) (per joint f_v, f_c >= 0, scalars or (n,));
+    tau = rnea(q, v, a) + f_v v + f_c sign(v) (per joint f_v, f_c >= 0, scalars or (n,));
     q_noise (rad) and tau_noise (N m): standard deviations (scalars or (n,)) of white Gaussian
     noise added to q and tau (needs rng). At most 10^6 samples.
     """
@@ -68,14 +68,14 @@ def measure_trajectory(model, trajectory: FourierTrajectory, duration: float, ra
     fs = check.positive(rate, "rate")
     n_samples = check.integer(round(check.positive(duration, "duration") * fs), "duration * rate", 10, 10**6)
     t = np.arange(n_samples) / fs
-    q, qd, qdd = trajectory(t)
+    q, v, a = trajectory(t)
     fv, fc = _friction_params(f_v, model.nv, "f_v"), _friction_params(f_c, model.nv, "f_c")
     s_q, s_tau = _friction_params(q_noise, model.nv, "q_noise"), _friction_params(tau_noise, model.nv, "tau_noise")
-    tau = joint_torque_regressor(model, q, qd, qdd) @ inertial_parameters(model) + coulomb_viscous_friction(qd, fc, fv)
+    tau = joint_torque_regressor(model, q, v, a) @ inertial_parameters(model) + coulomb_viscous_friction(v, fc, fv)
     if np.any(s_q != 0) or np.any(s_tau != 0):
         check.rng(rng)
         q, tau = add_noise(q, s_q, rng), add_noise(tau, s_tau, rng)
-    return Measurements(t, q, qd, qdd, tau)
+    return Measurements(t, q, v, a, tau)
 
 
 def process_measurements(raw: Measurements, cutoff: float = 15.0, order: int = 4) -> Measurements:
@@ -88,18 +88,18 @@ def process_measurements(raw: Measurements, cutoff: float = 15.0, order: int = 4
     dt = float(raw.t[1] - raw.t[0])
     q = lowpass_zero_phase(raw.q, 1.0 / dt, cutoff, order)
     tau = lowpass_zero_phase(raw.tau, 1.0 / dt, cutoff, order)
-    qd = central_difference(q, dt)
-    return Measurements(raw.t, q, qd, central_difference(qd, dt), tau)
+    v = central_difference(q, dt)
+    return Measurements(raw.t, q, v, central_difference(v, dt), tau)
 
 
-def identification_regressor(model, base: BaseParameters, q, qd, qdd, friction: bool = True) -> np.ndarray:
-    """W (T, n, r [+ 2n]): the base-parameter columns of Y(q, qd, qdd), then (friction=True) the
-    Coulomb + viscous columns [qd_j, sign(qd_j)] of each joint. theta = [beta; f_v1, f_c1, ...]."""
+def identification_regressor(model, base: BaseParameters, q, v, a, friction: bool = True) -> np.ndarray:
+    """W (T, n, r [+ 2n]): the base-parameter columns of Y(q, v, a), then (friction=True) the
+    Coulomb + viscous columns [v_j, sign(v_j)] of each joint. theta = [beta; f_v1, f_c1, ...]."""
     check.instance(base, BaseParameters, "base")
-    Q, V, A, single = _batch(check.model(model), q, qd, qdd, names=("q", "qd", "qdd"))
-    Y = check.finite_result(_regressor(model, Q, V, A), "the regressor", "q, qd, qdd")
+    Q, V, A, single = _batch(check.model(model), q, v, a, names=("q", "v", "a"))
+    Y = check.finite_result(_regressor(model, Q, V, A), "the regressor", "q, v, a")
     Y = base.regressor(Y[0] if single else Y)
-    return np.concatenate([Y, friction_regressor(qd)], axis=-1) if check.flag(friction, "friction") else Y
+    return np.concatenate([Y, friction_regressor(v)], axis=-1) if check.flag(friction, "friction") else Y
 
 
 def identification_data(model, base: BaseParameters, data: Measurements, cutoff: float = 15.0, order: int = 4,
@@ -109,7 +109,7 @@ def identification_data(model, base: BaseParameters, data: Measurements, cutoff:
     W is built at full rate from the processed states (:func:`identification_regressor`); with
     ``parallel=True`` its columns pass through the same low-pass as tau did ("parallel
     filtering": tau_f = F[W] theta holds exactly because the filter is linear -- without it the
-    smoothed Coulomb jumps in tau no longer match sign(qd) in W, and the friction is biased).
+    smoothed Coulomb jumps in tau no longer match sign(v) in W, and the friction is biased).
     Then ``trim`` s are dropped at both ends (filter transients) and every ``decimate``-th
     sample kept (the signals are band-limited, so decimating loses nothing but time).
     """
@@ -117,7 +117,7 @@ def identification_data(model, base: BaseParameters, data: Measurements, cutoff:
     dt = float(data.t[1] - data.t[0])
     step = check.integer(decimate, "decimate", 1, 1000)
     edge = check.integer(round(check.nonnegative(trim, "trim") / dt), "trim / dt", 0, data.t.shape[0] // 3)
-    W = identification_regressor(model, base, data.q, data.qd, data.qdd, friction)
+    W = identification_regressor(model, base, data.q, data.v, data.a, friction)
     if check.flag(parallel, "parallel"):
         W = lowpass_zero_phase(W.reshape(W.shape[0], -1), 1.0 / dt, cutoff, order).reshape(W.shape)
     keep = slice(edge, data.t.shape[0] - edge, step)

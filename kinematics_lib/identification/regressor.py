@@ -167,10 +167,12 @@ def _batch(model: Model, q, v, a, names=("q", "v", "a")):
             if not np.all(np.abs(norm2 - 1.0) <= 1e-6):
                 raise check.InputError(f"{names[0]}[{k}:{k + 4}] must be a unit quaternion (x, y, z, w), got norm "
                                        f"{np.sqrt(norm2).flat[np.argmax(np.abs(norm2 - 1.0))]:.6g}")
-    if len({x.ndim for x in arrays}) != 1 or (arrays[0].ndim == 2 and len({x.shape[0] for x in arrays}) != 1):
-        raise check.InputError(f"{', '.join(names[:2])} and {names[2]} must all be single states or stacks of the "
-                               "same length N, got shapes "
-                               + ", ".join(str(x.shape) for x in arrays))
+    ref = arrays[0]
+    odd = [i for i, x in enumerate(arrays) if x.ndim != ref.ndim or (x.ndim == 2 and x.shape[0] != ref.shape[0])]
+    if odd:
+        raise check.InputError(f"{names[odd[0]]} has shape {arrays[odd[0]].shape}, {names[0]} {ref.shape}: "
+                               f"{', '.join(names[:2])} and {names[2]} must all be single states or stacks of the "
+                               "same length N")
     single = arrays[0].ndim == 1
     return (*(x[None] if single else x for x in arrays), single)
 
