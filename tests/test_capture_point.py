@@ -78,8 +78,12 @@ def test_capture_point_inputs():
 
 def test_capture_point_view_shows_where_to_step():
     iv = interactive_view(vcp.capture_point_view, push=(-1.0, 1.0, 0.05, 0.4), height=(0.5, 1.2, 0.05, 0.9))
-    assert isinstance(iv.initial, View)
     xi = kl.capture_point([0, 0], [0.4, 0], 0.9)[0]
+    numbers = iv.initial.numbers
+    assert numbers["xi"] == pytest.approx(xi, abs=1e-12) and numbers["omega"] == pytest.approx(np.sqrt(9.81 / 0.9))
+    final = numbers["final_x"]                        # at t = 2 s: settling onto ξ, the misses run away
+    assert final["step to ξ"] == pytest.approx(xi * (1.0 - np.exp(-2.0 * numbers["omega"])), abs=1e-9)
+    assert final["step 5 cm short"] > xi + 1.0 and final["step 5 cm long"] < xi - 1.0
     text = iv.initial.text
     assert f"capture point xi = {xi:+.4f} m" in text and f"step to ξ {xi:+.3f} m" in text
     assert "step to x =" in text                      # 0.121 m is beyond the 0.1 m toe
@@ -87,6 +91,7 @@ def test_capture_point_view_shows_where_to_step():
     assert "no step needed" in small.text and small.png() != iv.initial.png()
     for push in (-1.0, 1.0):
         for z in (0.5, 1.2):
-            assert "capture point" in vcp.capture_point_view(push, z).text
+            ends = vcp.capture_point_view(push, z).numbers
+            assert ends["xi"] == pytest.approx(push / np.sqrt(9.81 / z)) and ends["omega"] == pytest.approx(np.sqrt(9.81 / z))
     # higher CoM: slower pendulum, the same push needs a longer step
     assert kl.capture_point([0, 0], [0.4, 0], 1.2)[0] > xi
