@@ -152,17 +152,32 @@ def stage_notebook(src: Path, dst: Path, box: str, note: str = SLIDER_NOTE, link
     return sliders
 
 
-def chapter_box(name: str, exercise: str | None, repo, branch) -> str:
-    lines = [f"* **Download** the notebook: {{download}}`{name} </{ORIGINALS}/chapters/{name}>` (committed executed: every "
-             "number and figure below is in it)."]
+CHAPTER_BOX = {   # the "Run this chapter" box of each edition: (title, download, exercises, run, open, cloud)
+    "en": ("Run this chapter",
+           "* **Download** the notebook: {dl} (committed executed: every number and figure below is in it).",
+           "* **Exercises**: {link} (self-checked; `python3 tasks.py work {nn}` copies it into your `work/` folder).",
+           "* **Run it live** on your computer (Python ≥ 3.10, nothing else), in the repository's folder:",
+           "  then open `{path}` in JupyterLab and *Run → Run All Cells*: the sliders come alive.",
+           "* **Or in the cloud**: {binder}."),
+    "zh": ("运行本章",
+           "* **下载**本章 notebook：{dl}（已执行并提交：下面的每个数字和图都在其中）。",
+           "* **练习**：{link}（自动检查；`python3 tasks.py work {nn} --lang zh` 把它复制到你的 `work/zh/` 文件夹）。",
+           "* 在自己的电脑上**运行**（只需 Python ≥ 3.10），在仓库文件夹中执行：",
+           "  然后在 JupyterLab 中打开 `{path}`，选择 *Run → Run All Cells*：滑块即可使用。",
+           "* **或在云端运行**：{binder}。"),
+}
+
+
+def chapter_box(name: str, exercise: str | None, repo, branch, lang: str = "en") -> str:
+    """The box under a chapter's title: download, its exercises, the two commands, Binder."""
+    title, download, exercises, run, open_it, cloud = CHAPTER_BOX[lang]
+    path = f"chapters/{name}" if lang == "en" else f"chapters/{lang}/{name}"
+    lines = [download.format(dl=f"{{download}}`{name} </{ORIGINALS}/chapters/{name}>`")]
     if exercise:
-        lines.append(f"* **Exercises**: [{Path(exercise).stem}](../exercises/{exercise}) "
-                     f"(self-checked; `python3 tasks.py work {name[:2]}` copies it into your `work/` folder).")
-    lines += ["* **Run it live** on your computer (Python ≥ 3.10, nothing else), in the repository's folder:",
-              "", "  ```bash", *("  " + line for line in RUN_COMMANDS.splitlines()), "  ```", "",
-              f"  then open `chapters/{name}` in JupyterLab and *Run → Run All Cells*: the sliders come alive.",
-              "* **Or in the cloud**: " + binder_link(repo, branch, f"chapters/{name}") + "."]
-    return _box("Run this chapter", lines, "kl-run-box")
+        lines.append(exercises.format(link=f"[{Path(exercise).stem}](../exercises/{exercise})", nn=name[:2]))
+    lines += [run, "", "  ```bash", *("  " + line for line in RUN_COMMANDS.splitlines()), "  ```", "",
+              open_it.format(path=path), cloud.format(binder=binder_link(repo, branch, path))]
+    return _box(title, lines, "kl-run-box")
 
 
 def exercise_box(name: str, chapter: str | None, repo, branch, solved: bool) -> str:
@@ -277,19 +292,6 @@ def stage(with_solutions: bool, where: Path = STAGE) -> dict:
 
 
 # ------------------------------------------------------------------------ the Chinese edition
-def chapter_box_zh(name: str, exercise: str | None, repo, branch) -> str:
-    lines = [f"* **下载**本章 notebook：{{download}}`{name} </{ORIGINALS}/chapters/{name}>`（已执行并提交：下面的每个"
-             "数字和图都在其中）。"]
-    if exercise:
-        lines.append(f"* **练习**：[{Path(exercise).stem}](../exercises/{exercise})（自动检查；"
-                     f"`python3 tasks.py work {name[:2]} --lang zh` 把它复制到你的 `work/zh/` 文件夹）。")
-    lines += ["* 在自己的电脑上**运行**（只需 Python ≥ 3.10），在仓库文件夹中执行：",
-              "", "  ```bash", *("  " + line for line in RUN_COMMANDS.splitlines()), "  ```", "",
-              f"  然后在 JupyterLab 中打开 `chapters/zh/{name}`，选择 *Run → Run All Cells*：滑块即可使用。",
-              "* **或在云端运行**：" + binder_link(repo, branch, f"chapters/zh/{name}") + "。"]
-    return _box("运行本章", lines, "kl-run-box")
-
-
 def exercise_box_zh(name: str, chapter: str | None, repo, branch) -> str:
     lines = [f"* **下载** notebook：{{download}}`{name} </{ORIGINALS}/exercises/{name}>`。"]
     if chapter:
@@ -378,7 +380,7 @@ def stage_zh(where: Path) -> dict:
     sliders = 0
     for c in chapters:
         sliders += stage_notebook(ROOT / "chapters" / ZH / c, where / "chapters" / c,
-                                  chapter_box_zh(c, by_number(exercises, c[:2]), repo, branch), SLIDER_NOTE_ZH,
+                                  chapter_box(c, by_number(exercises, c[:2]), repo, branch, ZH), SLIDER_NOTE_ZH,
                                   _links_to_english("chapters"))
     for e in exercises:
         stage_notebook(ROOT / "exercises" / ZH / e, where / "exercises" / e,
