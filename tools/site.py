@@ -180,17 +180,30 @@ def chapter_box(name: str, exercise: str | None, repo, branch, lang: str = "en")
     return _box(title, lines, "kl-run-box")
 
 
-def exercise_box(name: str, chapter: str | None, repo, branch, solved: bool) -> str:
+EXERCISE_BOX = {   # (title, download, chapter, work, cloud) of each edition
+    "en": ("Work on these exercises", "* **Download** the notebook: {dl}.", "* **Chapter**: {link}.",
+           "* **Work on it** in your own folder: `python3 tasks.py work {nn}` copies it into `work/`, "
+           "`python3 tasks.py lab` opens JupyterLab; each answer is a function checked by the cell below it.",
+           "* **Or in the cloud**: {binder}."),
+    "zh": ("完成这些练习", "* **下载** notebook：{dl}。", "* **对应章节**：{link}。",
+           "* 在自己的文件夹中**完成练习**：`python3 tasks.py work {nn} --lang zh` 把它复制到 `work/zh/`，"
+           "`python3 tasks.py lab` 打开 JupyterLab；每个答案是一个函数，由其下方的单元格检查。",
+           "* **或在云端运行**：{binder}。"),
+}
+
+
+def exercise_box(name: str, chapter: str | None, repo, branch, solved: bool = False, lang: str = "en") -> str:
+    """The box under an exercise's title (``solved``: a solution page, instructors only)."""
+    title, download, chapter_line, work, cloud = EXERCISE_BOX[lang]
     folder = "solutions" if solved else "exercises"
-    lines = [f"* **Download** the notebook: {{download}}`{name} </{ORIGINALS}/{folder}/{name}>`."]
+    lines = [download.format(dl=f"{{download}}`{name} </{ORIGINALS}/{folder}/{name}>`")]
     if solved:
         lines.insert(0, "* **Instructors only**: these are the solutions (built with `--with-solutions`).")
     if chapter:
-        lines.append(f"* **Chapter**: [{Path(chapter).stem}](../chapters/{chapter}).")
-    lines += [f"* **Work on it** in your own folder: `python3 tasks.py work {name[:2]}` copies it into `work/`, "
-              "`python3 tasks.py lab` opens JupyterLab; each answer is a function checked by the cell below it.",
-              "* **Or in the cloud**: " + binder_link(repo, branch, f"exercises/{name}") + "."]
-    return _box("Work on these exercises", lines, "kl-run-box")
+        lines.append(chapter_line.format(link=f"[{Path(chapter).stem}](../chapters/{chapter})"))
+    path = f"exercises/{name}" if lang == "en" else f"exercises/{lang}/{name}"
+    lines += [work.format(nn=name[:2]), cloud.format(binder=binder_link(repo, branch, path))]
+    return _box(title, lines, "kl-run-box")
 
 
 # ----------------------------------------------------------------------------------- pages
@@ -208,6 +221,12 @@ def _title(nb_path: Path) -> str:
     return nb_path.stem
 
 
+def _toc(caption: str, folder: str, items: list[str]) -> str:
+    """A hidden toctree of the pages ``folder/<stem>`` of ``items`` (the sidebar's section ``caption``)."""
+    return (f"```{{toctree}}\n:caption: {caption}\n:hidden:\n:maxdepth: 2\n\n"
+            + "\n".join(f"{folder}/{Path(i).stem}" for i in items) + "\n```\n")
+
+
 def write_pages(stage: Path, chapters: list[str], exercises: list[str], solutions: list[str]) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     title = readme.splitlines()[0].removeprefix("# ").strip()
@@ -219,9 +238,6 @@ def write_pages(stage: Path, chapters: list[str], exercises: list[str], solution
     ex_rows = "\n".join(f"| [{_title(stage / 'exercises' / e)}](exercises/{e}) | "
                         f"[chapter {e[:2].lstrip('0')}](chapters/{c}) |"
                         for e in exercises for c in chapters if c[:2] == e[:2])
-    toc = lambda caption, folder, items: (  # noqa: E731
-        f"```{{toctree}}\n:caption: {caption}\n:hidden:\n:maxdepth: 2\n\n"
-        + "\n".join(f"{folder}/{Path(i).stem}" for i in items) + "\n```\n")
     index = [f"# {title}\n", intro + "\n",
              _box("Read, download, run", [
                  "Every chapter below is a page of this book, rendered from its committed, executed notebook: "
@@ -240,9 +256,9 @@ def write_pages(stage: Path, chapters: list[str], exercises: list[str], solution
              "* [Conventions](conventions.md): units, frames, orders, gravity, floating base, DH.\n"
              "* [Notation](docs/notation.md): every symbol of the chapters and its name in the code.\n"
              "* [Glossary (术语表)](glossary.md): the terms in English and Chinese, with their chapters.\n",
-             toc("Chapters", "chapters", chapters), toc("Exercises", "exercises", exercises)]
+             _toc("Chapters", "chapters", chapters), _toc("Exercises", "exercises", exercises)]
     if solutions:
-        index.append(toc("Solutions (instructors)", "solutions", solutions))
+        index.append(_toc("Solutions (instructors)", "solutions", solutions))
     index.append("```{toctree}\n:caption: Reference\n:hidden:\n\nconventions\ndocs/notation\nglossary\n```\n")
     (stage / "index.md").write_text("\n".join(index), encoding="utf-8")
 
@@ -292,16 +308,6 @@ def stage(with_solutions: bool, where: Path = STAGE) -> dict:
 
 
 # ------------------------------------------------------------------------ the Chinese edition
-def exercise_box_zh(name: str, chapter: str | None, repo, branch) -> str:
-    lines = [f"* **下载** notebook：{{download}}`{name} </{ORIGINALS}/exercises/{name}>`。"]
-    if chapter:
-        lines.append(f"* **对应章节**：[{Path(chapter).stem}](../chapters/{chapter})。")
-    lines += [f"* 在自己的文件夹中**完成练习**：`python3 tasks.py work {name[:2]} --lang zh` 把它复制到 `work/zh/`，"
-              "`python3 tasks.py lab` 打开 JupyterLab；每个答案是一个函数，由其下方的单元格检查。",
-              "* **或在云端运行**：" + binder_link(repo, branch, f"exercises/zh/{name}") + "。"]
-    return _box("完成这些练习", lines, "kl-run-box")
-
-
 def _english_page(path: str, text: str, up: str = "../") -> str:
     """A link from a page of the Chinese edition (``up``: from it to site/zh/, then one more) to a
     page of the English one."""
@@ -325,28 +331,25 @@ def _links_to_english(folder: str):
     return lambda text: re.sub(r"\[([^\]]*)\]\(([^)\s]+)\)", fix, text)
 
 
+def _edition_rows(stage: Path, folder: str, translated: list[str]) -> list[str]:
+    """Table rows of every English notebook of ``folder``: a link to its Chinese page, or to the
+    English page while it is not translated."""
+    rows = []
+    for name in sorted(p.name for p in (ROOT / folder).glob("*.ipynb")):
+        if name in translated:
+            rows.append(f"| [{_title(stage / folder / name)}]({folder}/{name}) | 中文 |")
+        else:
+            page = _english_page(f"{folder}/{name[:-6]}.html", _title(ROOT / folder / name))
+            rows.append(f"| {page} | 英文（尚未翻译） |")
+    return rows
+
+
 def write_pages_zh(stage: Path, chapters: list[str], exercises: list[str]) -> None:
     readme = (ROOT / "README.zh.md").read_text(encoding="utf-8")
     title = readme.splitlines()[0].removeprefix("# ").strip()
     intro = readme.split("\n## ", 1)[0].split("\n", 1)[1].strip().split("\n\n")
     intro = next(p for p in intro if not p.startswith(("[", "<", ">")))   # the first paragraph of prose
-    english = sorted(p.name for p in (ROOT / "chapters").glob("*.ipynb"))
-    english_ex = sorted(p.name for p in (ROOT / "exercises").glob("*.ipynb"))
-    rows = []
-    for c in english:
-        if c in chapters:
-            rows.append(f"| [{_title(stage / 'chapters' / c)}](chapters/{c}) | 中文 |")
-        else:
-            rows.append(f"| {_english_page('chapters/' + c[:-6] + '.html', _title(ROOT / 'chapters' / c))} | 英文（尚未翻译） |")
-    ex_rows = []
-    for e in english_ex:
-        if e in exercises:
-            ex_rows.append(f"| [{_title(stage / 'exercises' / e)}](exercises/{e}) | 中文 |")
-        else:
-            ex_rows.append(f"| {_english_page('exercises/' + e[:-6] + '.html', _title(ROOT / 'exercises' / e))} | 英文（尚未翻译） |")
-    toc = lambda caption, folder, items: (  # noqa: E731
-        f"```{{toctree}}\n:caption: {caption}\n:hidden:\n:maxdepth: 2\n\n"
-        + "\n".join(f"{folder}/{Path(i).stem}" for i in items) + "\n```\n")
+    rows, ex_rows = _edition_rows(stage, "chapters", chapters), _edition_rows(stage, "exercises", exercises)
     index = [f"# {title}\n", intro + "\n",
              _box("阅读、下载、运行", [
                  "下面每一章都是本书的一页，由已提交、已执行的 notebook 生成：正文、公式、代码、打印的数字以及每个滑块的"
@@ -360,7 +363,7 @@ def write_pages_zh(stage: Path, chapters: list[str], exercises: list[str]) -> No
              f"* {_english_page('glossary.html', '术语表（Glossary）')}：中英文术语对照及其所在章节。\n"
              f"* {_english_page('conventions.html', '约定（Conventions）')}：单位、坐标系、顺序、重力、浮动基座、DH。\n"
              f"* {_english_page('docs/notation.html', '符号（Notation）')}：各章的每个符号及其在代码中的名称。\n",
-             toc("章节", "chapters", chapters), toc("练习", "exercises", exercises)]
+             _toc("章节", "chapters", chapters), _toc("练习", "exercises", exercises)]
     (stage / "index.md").write_text("\n".join(index), encoding="utf-8")
 
 
@@ -384,7 +387,7 @@ def stage_zh(where: Path) -> dict:
                                   _links_to_english("chapters"))
     for e in exercises:
         stage_notebook(ROOT / "exercises" / ZH / e, where / "exercises" / e,
-                       exercise_box_zh(e, by_number(chapters, e[:2]), repo, branch), SLIDER_NOTE_ZH,
+                       exercise_box(e, by_number(chapters, e[:2]), repo, branch, lang=ZH), SLIDER_NOTE_ZH,
                        _links_to_english("exercises"))
     write_pages_zh(where, chapters, exercises)
     return {"chapters": len(chapters), "exercises": len(exercises), "solutions": 0, "sliders": sliders}
