@@ -550,7 +550,7 @@ EXAMPLES = {
         "scalar", physical="positive")), t=Arg(np.linspace(0.0, 4.0, 5), Kind("free")))],
     "zero_momentum_base_path": [lambda ctx: None if ctx.kind != "model" or not ctx.obj.floating_base else dict(
         qj=Arg(np.linspace(0.0, 0.2, 3 * (ctx.nv - 6)).reshape(3, ctx.nv - 6), Kind("array")),
-        qdj=Arg(np.ones((3, ctx.nv - 6)), Kind("array")),
+        vj=Arg(np.ones((3, ctx.nv - 6)), Kind("array")),
         dt=Arg(0.1, Kind("scalar", physical="positive")))],
     "center_of_pressure": [dict(points=np.array([[0.1, 0.1, 0.0], [0.1, -0.1, 0.0], [-0.1, 0.0, 0.0]]),
                                 forces=np.array([[1.0, 2.0, 100.0], [0.0, -1.0, 120.0], [3.0, 0.0, 80.0]]))],
@@ -815,6 +815,10 @@ EXAMPLES = {
                                    dt=Arg(1e-3, Kind("scalar", physical="positive")), force=lambda q, v: np.zeros(2),
                                    Kp=Arg(2e4, Kind("scalar", physical="nonnegative", skip=("an array",))),
                                    Kd=Arg(300.0, Kind("scalar", physical="nonnegative", skip=("an array",))))],
+    "wall_sensor": [dict(arm=Arg(kl.TwoLinkArm(), Kind("object", wrong=kl.puma560())),
+                         wall=Arg(kl.Wall(1.5, 1e4, 10.0), Kind("object", wrong=kl.TwoLinkArm())))],
+    "wall_torque": [dict(arm=Arg(kl.TwoLinkArm(), Kind("object", wrong=kl.puma560())),
+                         wall=Arg(kl.Wall(1.5, 1e4, 10.0), Kind("object", wrong=kl.TwoLinkArm())))],
     "critical_delay": [dict(omega_n=Arg(20.0, Kind("scalar", physical="positive")),
                             zeta=Arg(0.7, Kind("scalar", physical="nonnegative")))],
     "simulate_wall_contact": [dict(arm=Arg(kl.TwoLinkArm(), Kind("object", wrong=kl.puma560())),
@@ -905,12 +909,12 @@ EXAMPLES = {
                                b=np.array([[0.0, 0.1], [0.1, -0.05]]), f0=Arg(0.2, Kind("scalar", physical="positive")))],
     "fourier_trajectory": [dict(q0=np.array([0.1, -0.2]), a=np.array([[0.1, 0.05], [0.0, 0.2]]),
                                 b=np.array([[0.0, 0.1], [0.1, -0.05]]), f0=Arg(0.2, Kind("scalar", physical="positive")))],
-    "random_excitation": [dict(lower=np.array([-1.0, -2.0]), upper=np.array([1.0, 1.5]), qd_max=Arg(np.array(
+    "random_excitation": [dict(lower=np.array([-1.0, -2.0]), upper=np.array([1.0, 1.5]), v_max=Arg(np.array(
         [2.0, 3.0]), Kind("array", physical="positive")), n_harmonics=Arg(3, Kind("int", size=True)))],
     "optimize_excitation": [lambda ctx: dict(
         model=Arg(models()["revolute chain"], Kind("object", wrong=kl.puma560())),
         columns=Arg(_base().independent, Kind("sequence")), lower=np.full(3, -1.5), upper=np.full(3, 1.5),
-        qd_max=Arg(np.full(3, 3.0), Kind("array", physical="positive")), n_harmonics=Arg(2, Kind("int", size=True)),
+        v_max=Arg(np.full(3, 3.0), Kind("array", physical="positive")), n_harmonics=Arg(2, Kind("int", size=True)),
         n_samples=Arg(12, Kind("int", size=True)), maxiter=Arg(1, Kind("int", size=True)))],
     "lowpass_zero_phase": [dict(x=Arg(np.sin(np.linspace(0.0, 3.0, 120))[:, None] * [1.0, 2.0], Kind("free")),
                                 sample_rate=Arg(100.0, Kind("scalar", physical="positive")),

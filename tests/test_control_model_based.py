@@ -192,7 +192,7 @@ def test_admittance_against_the_wall_settles_at_three_springs_in_series():
     K, Kp = 800.0, 2.0e4
     x_d = np.array([1.6, 0.6])
     q0 = np.array([0.2, 1.2])
-    law = kl.admittance_controller(arm, x_d, 2.0, 2 * np.sqrt(K * 2.0), K, 1e-3, wall.sensor(arm), Kp=Kp, Kd=300.0)
+    law = kl.admittance_controller(arm, x_d, 2.0, 2 * np.sqrt(K * 2.0), K, 1e-3, kl.wall_sensor(arm, wall), Kp=Kp, Kd=300.0)
     run = kl.simulate_wall_contact(arm, law, wall, q0, [0.0, 0.0], 3.0, 1e-3)
     assert run.settled()
     k = 1.0 / (1.0 / K + 1.0 / Kp)  # the admittance and the position loop in series, against the wall

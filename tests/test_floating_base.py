@@ -348,9 +348,9 @@ def test_zero_momentum_path_is_what_the_dynamics_does():
     model = kl.satellite_arm_model(0.3)
     q0 = kl.neutral_configuration(model)
     run = kl.simulate_free_floating(model, q0, np.zeros(model.nv), 4.0, 0.2, kl.satellite_joint_torque(model))
-    qj, qdj = kl.satellite_joint_loop(3, 0.8, 4.0, run.t)
+    qj, vj = kl.satellite_joint_loop(3, 0.8, 4.0, run.t)
     assert np.allclose(run.q[:, 7:], qj, atol=1e-7)  # computed torque tracks the loop exactly
-    coarse = kl.zero_momentum_base_path(model, q0, qj, qdj, 0.2)
+    coarse = kl.zero_momentum_base_path(model, q0, qj, vj, 0.2)
     t4 = np.linspace(0.0, 4.0, 81)
     path = kl.zero_momentum_base_path(model, q0, *kl.satellite_joint_loop(3, 0.8, 4.0, t4), 0.05)
     e1, e4 = np.abs(coarse - run.q).max(), np.abs(path[::4] - run.q).max()

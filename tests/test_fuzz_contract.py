@@ -1,6 +1,7 @@
 """The input contract of every public callable, by fuzzing (issue 7, item 3).
 
-For every callable in ``kinematics_lib.__all__`` -- found here, never listed by hand -- the test
+For every callable in ``kinematics_lib.__all__``, in the documents' namespaces (``kl.doc000`` ...) and in
+the reference recursions ``kl.rbda`` -- found here, never listed by hand -- the test
 builds valid calls (from the parameter names, see ``tests/fuzz_examples.py``), checks that each
 returns a finite result, then changes **one argument at a time** and asserts the contract:
 
@@ -75,7 +76,7 @@ def _alarm(signum, frame):
 
 
 def _get(name: str):
-    """kl.name, or kl.docNNN.name for a documents' namespace name 'docNNN.name'."""
+    """kl.name, or kl.ns.name for a namespace's name 'ns.name' (kl.doc000, kl.rbda ...)."""
     obj = kl
     for part in name.split("."):
         obj = getattr(obj, part)
@@ -84,7 +85,7 @@ def _get(name: str):
 
 def public_callables() -> list[str]:
     names = [n for n in kl.__all__ if callable(getattr(kl, n))]
-    names += [f"{ns}.{n}" for ns in kl.documents.NAMESPACES for n in getattr(kl, ns).__all__
+    names += [f"{ns}.{n}" for ns in (*kl.documents.NAMESPACES, "rbda") for n in getattr(kl, ns).__all__
               if callable(getattr(getattr(kl, ns), n))]
     return names
 

@@ -11,7 +11,7 @@ import kinematics_lib as kl
 from kinematics_lib.notebook.views import identification as vi
 from kinematics_lib.notebook.widgets import interactive_view
 
-LIMITS = dict(lower=[-2.5, -2.5], upper=[2.5, 2.5], qd_max=[2.0, 2.0])
+LIMITS = dict(lower=[-2.5, -2.5], upper=[2.5, 2.5], v_max=[2.0, 2.0])
 
 
 @pytest.fixture(scope="module")

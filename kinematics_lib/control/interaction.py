@@ -11,76 +11,38 @@ M q̈ + C q̇ + g = τ + Jᵀ F_ext, i.e. Λ ẍ + μ + p = F + F_ext at the tip
   M ẍ_c + D ẋ_c + K x_c = F_ext (integrated at the control period); x_d + x_c is handed to a stiff
   inner position loop (here τ = Jᵀ (Kp (x_d + x_c − x) + Kd (ẋ_c − ẋ)) + g(q), high gains).
 
-Both are written as laws ``law(t, q, v) -> tau`` for ``kl.simulate_sampled``;
-:func:`simulate_wall_contact` runs one with the wall's force as the external torque Jᵀ F_ext,
-delayed by whole control periods if asked (the loop delay of document 001's "three causes of
-instability"). Units: K in N/m, D in N·s/m, M in kg, forces in N, positions in m.
+Both are written as laws ``law(t, q, v) -> tau`` for ``kl.simulate_sampled``. The wall is the contact
+layer's compliant model (:class:`~kinematics_lib.Wall`); :func:`wall_sensor` reads its force at the
+tip, :func:`wall_torque` gives it as the external torque Jᵀ F_ext, and the scenario
+``kl.simulate_wall_contact`` runs a law against it, delayed by whole control periods if asked (the
+loop delay of document 001's "three causes of instability"). Units: K in N/m, D in N·s/m, M in kg, forces in N, positions in m.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from .. import _validate as check
+from ..contact.compliant import Wall
 from .plants import TwoLinkArm
 from ._kernel import checked_floats, make_external, make_law
-from .simulation import simulate_sampled
 
-__all__ = ["Wall", "impedance_controller", "admittance_controller", "simulate_wall_contact", "WallContactRun",
-           "critical_delay"]
-
-
-@dataclass(frozen=True)
-class Wall:
-    """A vertical spring-damper wall: the half-plane x > ``position`` (m) is inside it.
-
-    With the penetration δ = x − position > 0 the wall pushes the tip back along −x with
-    F_x = −max(0, k δ + d δ̇) (it pushes, never pulls); outside it exerts nothing.
-    stiffness k (N/m) > 0, damping d (N·s/m) >= 0.
-
-    >>> Wall(1.5, 1000.0, 10.0).force([1.51, 0.0], [0.1, 0.0])    # 1000*0.01 + 10*0.1 = 11 N
-    array([-11.,   0.])
-    """
-
-    position: float = 1.5
-    stiffness: float = 5000.0
-    damping: float = 20.0
-
-    def __post_init__(self):
-        check.scalar(self.position, "position")
-        check.positive(self.stiffness, "stiffness")
-        check.nonnegative(self.damping, "damping")
-
-    def _fx(self, x: float, xdot: float) -> float:
-        """F_x on floats, unchecked (the kernel of :meth:`force`)."""
-        delta = x - self.position
-        return 0.0 if delta <= 0.0 else -max(0.0, self.stiffness * delta + self.damping * xdot)
-
-    def _force(self, x, xdot):
-        return np.array([self._fx(x[0], xdot[0]), 0.0])
-
-    def force(self, x, xdot) -> np.ndarray:
-        """F_ext (2,) N on the tip at position x (2,) m and velocity ẋ (2,) m/s."""
-        return self._force(check.vector(x, 2, "x"), check.vector(xdot, 2, "xdot"))
-
-    def sensor(self, arm: TwoLinkArm) -> Callable:
-        """An ideal force sensor ``force(q, v) -> F_ext`` (2,) for this wall and arm."""
-        arm = _arm(arm)
-
-        def kernel(q, v):
-            x, J = arm._tip_jacobian(q)
-            return (self._fx(x[0], J[0][0] * v[0] + J[0][1] * v[1]), 0.0)
-        return make_external(kernel, 2)
+__all__ = ["impedance_controller", "admittance_controller", "wall_sensor", "wall_torque", "critical_delay"]
 
 
 def _arm(arm) -> TwoLinkArm:
     if not isinstance(arm, TwoLinkArm):
         raise check.InputError(f"arm must be a kl.TwoLinkArm (a planar arm), got {check.describe(arm)}")
     return arm
+
+
+def _wall(wall) -> Wall:
+    if not isinstance(wall, Wall):
+        raise check.InputError(f"wall must be a kl.Wall, got {check.describe(wall)}")
+    return wall
 
 
 def _task_gain(x, name: str) -> np.ndarray:
@@ -96,7 +58,7 @@ def _task_gain(x, name: str) -> np.ndarray:
 
 def _sensor(force, name: str = "force") -> Callable:
     if not callable(force):
-        raise check.InputError(f"{name} must be a callable force(q, v) -> F_ext (2,) N, e.g. wall.sensor(arm)")
+        raise check.InputError(f"{name} must be a callable force(q, v) -> F_ext (2,) N, e.g. kl.wall_sensor(arm, wall)")
 
     def read(q, v):
         F = np.asarray(force(q, v), dtype=float)
@@ -161,7 +123,7 @@ def admittance_controller(arm: TwoLinkArm, x_d, M, D, K, dt, force: Callable, *,
     Kp, Kd = _task_gain(Kp, "Kp"), _task_gain(Kd, "Kd")
     dt = check.positive(dt, "dt")
     if not callable(force):
-        raise check.InputError("force must be a callable force(q, v) -> F_ext (2,) N, e.g. wall.sensor(arm)")
+        raise check.InputError("force must be a callable force(q, v) -> F_ext (2,) N, e.g. kl.wall_sensor(arm, wall)")
     sensor = getattr(force, "kernel", None) or (lambda q, v: checked_floats(force(np.array(q), np.array(v)), 2, "force"))
     xd, Mf, Df, Kf, Kp, Kd = (tuple(a.tolist()) for a in (x_d, Mf, Df, Kf, Kp, Kd))
     state = [(0.0, 0.0), (0.0, 0.0)]  # x_c, ẋ_c
@@ -180,48 +142,27 @@ def admittance_controller(arm: TwoLinkArm, x_d, M, D, K, dt, force: Callable, *,
     return make_law(kernel, 2)
 
 
-@dataclass(frozen=True)
-class WallContactRun:
-    """t (N,) s; q (N, 2) rad; x (N, 2) m tip position; force (N, 2) N the wall's force on the tip;
-    status "ok" or "diverged" (from ``kl.simulate_sampled``), message."""
+def wall_sensor(arm: TwoLinkArm, wall: Wall) -> Callable:
+    """An ideal force sensor at the tip: ``force(q, v) -> F_ext`` (2,) N, the wall's force on the tip
+    of ``arm`` at joint angles q (2,) rad and rates v (2,) rad/s (for the laws' ``force`` argument)."""
+    arm, wall = _arm(arm), _wall(wall)
 
-    t: np.ndarray
-    q: np.ndarray
-    x: np.ndarray
-    force: np.ndarray
-    status: str
-    message: str
-
-    def settled(self, window: float = 0.2, tol: float = 1e-3) -> bool:
-        """True when the run stayed bounded and the tip moved less than ``tol`` m (peak to peak)
-        during the last ``window`` s: a stable contact (or free motion) that has come to rest."""
-        if self.status != "ok":
-            return False
-        last = self.t >= self.t[-1] - window
-        return bool(np.ptp(self.x[last], axis=0).max() < tol)
-
-
-def simulate_wall_contact(arm: TwoLinkArm, law: Callable, wall: Wall, q0, v0, t_final: float, dt: float, *,
-                          delay_steps: int = 0, substeps: int = 4) -> WallContactRun:
-    """The arm under ``law`` (sampled every dt s, output delayed by ``delay_steps`` periods) with the
-    wall's force acting on its tip as the external torque Jᵀ F_ext at every integration substep."""
-    arm = _arm(arm)
-    if not isinstance(wall, Wall):
-        raise check.InputError(f"wall must be a kl.Wall, got {check.describe(wall)}")
-    def external(q, v):
+    def kernel(q, v):
         x, J = arm._tip_jacobian(q)
-        fx = wall._fx(x[0], J[0][0] * v[0] + J[0][1] * v[1])
-        return (J[0][0] * fx, J[0][1] * fx)
+        return (wall.force_x(x[0], J[0][0] * v[0] + J[0][1] * v[1]), 0.0)
+    return make_external(kernel, 2)
 
-    run = simulate_sampled(arm, law, q0, v0, t_final, dt, delay_steps=delay_steps,
-                           external=make_external(external, 2), substeps=substeps)
-    q1, q12 = run.q[:, 0], run.q[:, 0] + run.q[:, 1]  # the tip and the wall's force at every sample, at once
-    x = np.stack([arm.l1 * np.cos(q1) + arm.l2 * np.cos(q12), arm.l1 * np.sin(q1) + arm.l2 * np.sin(q12)], axis=1)
-    xdot = (-arm.l1 * np.sin(q1) - arm.l2 * np.sin(q12)) * run.v[:, 0] - arm.l2 * np.sin(q12) * run.v[:, 1]
-    delta = x[:, 0] - wall.position
-    fx = np.where(delta > 0.0, -np.maximum(0.0, wall.stiffness * delta + wall.damping * xdot), 0.0)
-    F = np.stack([fx, np.zeros_like(fx)], axis=1)
-    return WallContactRun(run.t, run.q, x, F, run.status, run.message)
+
+def wall_torque(arm: TwoLinkArm, wall: Wall) -> Callable:
+    """The wall's force on the tip as joint torques: ``external(q, v) -> Jᵀ F_ext`` (2,) N·m, the
+    ``external`` argument of :func:`~kinematics_lib.simulate_sampled`."""
+    arm, wall = _arm(arm), _wall(wall)
+
+    def kernel(q, v):
+        x, J = arm._tip_jacobian(q)
+        fx = wall.force_x(x[0], J[0][0] * v[0] + J[0][1] * v[1])
+        return (J[0][0] * fx, J[0][1] * fx)
+    return make_external(kernel, 2)
 
 
 def critical_delay(omega_n, zeta) -> float:

@@ -25,7 +25,8 @@ from typing import Callable
 import numpy as np
 
 from .. import _validate as check
-from .interaction import Wall, _arm
+from ..contact.compliant import Wall
+from .interaction import _arm, _wall
 from .plants import TwoLinkArm
 
 __all__ = ["InteractionStateMachine", "naive_switch_controller"]
@@ -45,8 +46,7 @@ class InteractionStateMachine:
     def __init__(self, arm: TwoLinkArm, wall: Wall, x_d, *, K=500.0, D=60.0, v_a=0.05, K_pos=3000.0, D_pos=150.0,
                  f_detect=0.5, T_ramp=0.3, f_max=200.0, start=0.0):
         self.arm = _arm(arm)
-        if not isinstance(wall, Wall):
-            raise check.InputError(f"wall must be a kl.Wall, got {check.describe(wall)}")
+        _wall(wall)
         self.wall = wall
         self.x_d = check.vector(x_d, 2, "x_d")
         self.K, self.D = check.positive(K, "K"), check.nonnegative(D, "D")
@@ -67,7 +67,7 @@ class InteractionStateMachine:
         arm = self.arm
         x, J = arm.tip(q), arm.jacobian(q)
         xd = J @ v
-        f = -self.wall._force(x, xd)[0]  # the measured normal force the tip exerts on the wall
+        f = -self.wall.force_x(float(x[0]), float(xd[0]))  # the measured normal force the tip exerts on the wall
         if t < self.start:
             return np.zeros(2)
         if self.mode is None:
@@ -97,8 +97,7 @@ def naive_switch_controller(arm: TwoLinkArm, wall: Wall, x_d, *, K=500.0, D=60.0
     the impedance F = K (x_d − x) − D ẋ once the force exceeds f_detect -- with the speed and the
     stored error it had. Gravity compensated. For comparison with :class:`InteractionStateMachine`."""
     arm = _arm(arm)
-    if not isinstance(wall, Wall):
-        raise check.InputError(f"wall must be a kl.Wall, got {check.describe(wall)}")
+    wall = _wall(wall)
     x_d = check.vector(x_d, 2, "x_d")
     K, D, K_pos, D_pos = (check.nonnegative(g, name) for g, name in ((K, "K"), (D, "D"), (K_pos, "K_pos"),
                                                                      (D_pos, "D_pos")))
@@ -108,7 +107,7 @@ def naive_switch_controller(arm: TwoLinkArm, wall: Wall, x_d, *, K=500.0, D=60.0
     def law(t, q, v):
         x, J = arm.tip(q), arm.jacobian(q)
         xd = J @ v
-        if -wall._force(x, xd)[0] > f_detect:
+        if -wall.force_x(float(x[0]), float(xd[0])) > f_detect:
             state["contact"] = True
         k, d = (K, D) if state["contact"] else (K_pos, D_pos)
         return J.T @ (k * (x_d - x) - d * xd) + arm.gravity(q)

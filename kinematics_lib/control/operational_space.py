@@ -32,7 +32,8 @@ import numpy as np
 from .. import _validate as check
 from ..dynamics.frames import frame_jacobian, frame_jacobian_time_variation, frame_placement
 from ..geometry.rotations import so3_log
-from .interaction import Wall, _arm
+from ..contact.compliant import Wall
+from .interaction import _arm, _wall
 from .plants import ModelPlant, TwoLinkArm
 from .simulation import _as_plant
 from .task_space import dynamically_consistent_inverse, operational_space_terms
@@ -165,8 +166,7 @@ def hybrid_force_motion_controller(arm: TwoLinkArm, wall: Wall, f_d, reference: 
     d_f gives a damping ratio of 0.7 against the wall's stiffness). F = Λ a + μ + p − F_ext.
     """
     arm = _arm(arm)
-    if not isinstance(wall, Wall):
-        raise check.InputError(f"wall must be a kl.Wall, got {check.describe(wall)}")
+    wall = _wall(wall)
     f_d = check.positive(f_d, "f_d")
     reference = _reference(reference)
     Kp, Kd, k_f = check.positive(Kp, "Kp"), check.positive(Kd, "Kd"), check.positive(k_f, "k_f")
@@ -178,7 +178,7 @@ def hybrid_force_motion_controller(arm: TwoLinkArm, wall: Wall, f_d, reference: 
         y_d, yd_d, ydd_d = (float(np.asarray(r, dtype=float).ravel()[0]) for r in reference(t))
         J, M = arm.jacobian(q), arm.mass_matrix(q)
         x, xd = arm.tip(q), J @ v
-        F_ext = wall._force(x, xd)  # the force sensor at the tip
+        F_ext = wall.force(x, xd)  # the force sensor at the tip
         a_motion = ydd_d + Kd * (yd_d - xd[1]) + Kp * (y_d - x[1])
         a_force = k_f * (f_d + F_ext[0]) - d_f * xd[0]
         a = S * a_motion + (1.0 - S) * a_force

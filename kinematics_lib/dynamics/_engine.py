@@ -21,7 +21,7 @@ import numpy as np
 from .. import _validate as check
 from ..geometry.kernels import crf as _crf, crm as _crm
 from .joints import _free_joint_X, _joint_coefficients
-from .model import Model
+from .model import Model, singular_joint_error
 
 #: States per block of a long batch. The batched algorithms run a batch of more states block by
 #: block -- the same lines on q[i:i + BLOCK] -- so that each block's per-body arrays
@@ -398,23 +398,6 @@ def _aba(model: Model, q: np.ndarray, v: np.ndarray, tau: np.ndarray) -> np.ndar
     return a
 
 
-def _subtree(model: Model, i: int) -> list[int]:
-    out = [i]
-    for j in range(i + 1, model.nb):
-        if model.parent[j] in out:
-            out.append(j)
-    return out
-
-
-def _singular(model: Model, i: int):
-    names = ", ".join(model.body_names[j] for j in _subtree(model, i))
-    return check.InputError(
-        f"model: joint {model.body_joint[i]!r} moves a subtree without inertia along its axis "
-        f"(bodies {names}), or its axis repeats a motion the joints below already have (a singular "
-        "configuration, e.g. aligned axes): its articulated inertia D = S^T I^A S is singular and the "
-        "forward dynamics is undefined; give those bodies mass, lock the joint or leave the configuration")
-
-
 def _check_D(model: Model, D: np.ndarray) -> None:
     """D_i = s^T IA_i s > 0 for every body (level order, (nb, [N])) (RBDA Table 7.1); zero when
     the joint moves a massless subtree."""
@@ -424,7 +407,7 @@ def _check_D(model: Model, D: np.ndarray) -> None:
     small = np.flatnonzero(np.any(D <= tol, axis=tuple(range(1, D.ndim))))
     if not small.size:  # no zero D: a non-finite one came from huge inputs
         check.finite_result(D, "the articulated inertia D", "q, v, tau")
-    raise _singular(model, int(model._plan.order[small[-1]]))  # the deepest: its parents inherit NaN
+    raise singular_joint_error(model, int(model._plan.order[small[-1]]))  # the deepest: its parents inherit NaN
 
 
 def _solve_free(model: Model, i: int, IA: np.ndarray, rhs: np.ndarray) -> np.ndarray:
@@ -433,5 +416,5 @@ def _solve_free(model: Model, i: int, IA: np.ndarray, rhs: np.ndarray) -> np.nda
     try:
         out = np.linalg.solve(IA, rhs) if rhs.ndim == 1 else np.linalg.solve(IA, rhs[..., None])[..., 0]
     except np.linalg.LinAlgError:
-        raise _singular(model, i) from None
+        raise singular_joint_error(model, i) from None
     return out

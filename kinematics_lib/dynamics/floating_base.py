@@ -383,7 +383,7 @@ def simulate_free_floating(model: Model, q0, v0, t_final: float, dt: float, torq
     return FreeFloatingRun(t, Q, V, h, drift)
 
 
-def zero_momentum_base_path(model: Model, q0, qj, qdj, dt: float) -> np.ndarray:
+def zero_momentum_base_path(model: Model, q0, qj, vj, dt: float) -> np.ndarray:
     """q (N, nq): the base motion that keeps the momentum zero while the joints follow qj (N, n_j).
 
     The first six rows of M v are the whole robot's momentum in base coordinates, so h = 0 means
@@ -391,7 +391,7 @@ def zero_momentum_base_path(model: Model, q0, qj, qdj, dt: float) -> np.ndarray:
     integrate to a constraint on q (non-holonomic). Integrated with the trapezoidal rule on the
     base (``integrate_configuration``); the joints take qj exactly, and the base position is then set so that
     the CoM stays where it started (zero linear momentum *does* integrate: p_G = const). q0 gives the start base pose (its joints
-    are replaced by qj[0]); qdj (N, n_j) the joint rates (rad/s); dt the sample spacing (s).
+    are replaced by qj[0]); vj (N, n_j) the joint rates (rad/s); dt the sample spacing (s).
     Whatever joint torques produce this joint motion from rest, without gravity or contacts,
     the base follows this path (:func:`simulate_free_floating` checks it).
     """
@@ -401,9 +401,9 @@ def zero_momentum_base_path(model: Model, q0, qj, qdj, dt: float) -> np.ndarray:
     q = configuration(model, q0, "q0").copy()
     n_j = model.nv - 6
     qj = check.matrix(qj, (None, n_j), "qj")
-    qdj = check.matrix(qdj, (None, n_j), "qdj")
-    if qdj.shape[0] != qj.shape[0]:
-        raise check.InputError(f"qdj must have {qj.shape[0]} rows, one per row of qj, got shape {qdj.shape}")
+    vj = check.matrix(vj, (None, n_j), "vj")
+    if vj.shape[0] != qj.shape[0]:
+        raise check.InputError(f"vj must have {qj.shape[0]} rows, one per row of qj, got shape {vj.shape}")
     if not 1 <= qj.shape[0] <= 100_000:
         raise check.InputError(f"qj must have 1 to 100000 rows, got {qj.shape[0]}")
     dt = check.positive(dt, "dt")
@@ -416,9 +416,9 @@ def zero_momentum_base_path(model: Model, q0, qj, qdj, dt: float) -> np.ndarray:
                 M = crba(model, q)
             except check.InputError as err:
                 raise check.InputError(f"qj too large (row {k}): {err}") from None
-            v = np.concatenate([-np.linalg.solve(M[:6, :6], M[:6, 6:] @ qdj[k]), qdj[k]])
+            v = np.concatenate([-np.linalg.solve(M[:6, :6], M[:6, 6:] @ vj[k]), vj[k]])
         if not (np.isfinite(v).all() and float(np.abs(v).max()) * dt < 1e150):
-            raise check.InputError(f"qj, qdj, dt too large: the base velocity (times dt) at sample {k} overflowed")
+            raise check.InputError(f"qj, vj, dt too large: the base velocity (times dt) at sample {k} overflowed")
         if v_prev is not None:
             step = 0.5 * (v_prev + v) * dt
             step[6:] = 0.0
@@ -428,4 +428,4 @@ def zero_momentum_base_path(model: Model, q0, qj, qdj, dt: float) -> np.ndarray:
         else:
             p_G0 = center_of_mass(model, q)
         out[k], v_prev = q, v
-    return check.finite_result(out, "the base path", "qj, qdj and dt")
+    return check.finite_result(out, "the base path", "qj, vj and dt")

@@ -1,17 +1,17 @@
 """Lagrangian dynamics (拉格朗日动力学) with sympy: from T and V to M, C, G and fast numeric functions.
 
-For generalised coordinates q (n,) with kinetic energy T(q, qd) = 1/2 qd^T M(q) qd and potential
+For generalised coordinates q (n,) with kinetic energy T(q, v) = 1/2 v^T M(q) v and potential
 energy V(q), the Euler-Lagrange equations (欧拉-拉格朗日方程)
 
     d/dt (dL/dqd) - dL/dq = tau,   L = T - V,
 
-take the standard form  M(q) qdd + C(q, qd) qd + G(q) = tau  with
+take the standard form  M(q) a + C(q, v) v + G(q) = tau  with
 
-    M = d^2 T / dqd^2                                    (Hessian of T in qd, symmetric positive definite)
+    M = d^2 T / dv^2                                    (Hessian of T in v, symmetric positive definite)
     C_ij = sum_k 1/2 (dM_ij/dq_k + dM_ik/dq_j - dM_jk/dq_i) qd_k      (Christoffel symbols, 克里斯托费尔符号)
     G = dV/dq.
 
-Only the product C qd is fixed by the physics; the Christoffel choice of C is the one that makes
+Only the product C v is fixed by the physics; the Christoffel choice of C is the one that makes
 Mdot - 2C skew-symmetric. Units: SI (kg, m, s, rad, N·m); gravity g in m/s^2 is a parameter of
 each model (the documents' worked example needs g = 9.81).
 
@@ -78,9 +78,9 @@ class LagrangianModel:
 class NumericLagrangian:
     """Numeric functions of a model with its parameters bound (SI units).
 
-    M(q) -> (n, n), C(q, qd) -> (n, n), G(q) -> (n,), T(q, qd) and V(q) -> J,
+    M(q) -> (n, n), C(q, v) -> (n, n), G(q) -> (n,), T(q, v) and V(q) -> J,
     dM(q) -> (n, n, n) with dM[k] = dM/dq_k (so Mdot = sum_k dM[k] qd_k),
-    ``bias(q, qd)`` -> C qd + G (n,) in one call (the fast path of the integrators).
+    ``bias(q, v)`` -> C v + G (n,) in one call (the fast path of the integrators).
     """
 
     n: int
@@ -174,7 +174,7 @@ def derive_lagrangian(T: sp.Expr, V: sp.Expr, q, v) -> LagrangianModel:
     >>> pendulum.M, pendulum.C, pendulum.G, pendulum.params
     (Matrix([[l**2*m]]), Matrix([[0]]), Matrix([[g*l*m*sin(theta)]]), (g, l, m))
     >>> num = to_numeric(pendulum, {"m": 1.0, "l": 2.0, "g": 9.81})
-    >>> forward_dynamics_lagrange(num, [np.pi / 2], [0.0])  # horizontal: qdd = -g / l
+    >>> forward_dynamics_lagrange(num, [np.pi / 2], [0.0])  # horizontal: a = -g / l
     array([-4.905])
     """
     q = _symbols(q, "q")
@@ -197,7 +197,7 @@ def derive_lagrangian(T: sp.Expr, V: sp.Expr, q, v) -> LagrangianModel:
 
 @lru_cache(maxsize=64)
 def _compile(model: LagrangianModel) -> dict:
-    """numpy functions of (q, qd, p), compiled once per model (common subexpressions shared)."""
+    """numpy functions of (q, v, p), compiled once per model (common subexpressions shared)."""
     args = [list(model.q), list(model.v), list(model.params)]
     bias = sp.Matrix(model.C) * sp.Matrix(model.v) + sp.Matrix(model.G)
     dM = [sp.Matrix(model.M).diff(qk) for qk in model.q]
@@ -235,11 +235,11 @@ def to_numeric(model: LagrangianModel, params: Mapping) -> NumericLagrangian:
     return NumericLagrangian(
         n=n, M=M,
         dM=lambda q: np.asarray(f["dM"](q, zero, p), dtype=float).reshape(n, n, n),
-        C=lambda q, qd: np.asarray(f["C"](q, qd, p), dtype=float),
+        C=lambda q, v: np.asarray(f["C"](q, v, p), dtype=float),
         G=lambda q: np.asarray(f["G"](q, zero, p), dtype=float),
-        T=lambda q, qd: f["T"](q, qd, p),
+        T=lambda q, v: f["T"](q, v, p),
         V=lambda q: f["V"](q, zero, p),
-        bias=lambda q, qd: np.asarray(f["bias"](q, qd, p), dtype=float),
+        bias=lambda q, v: np.asarray(f["bias"](q, v, p), dtype=float),
         params=dict(zip(names, p)),
     )
 
@@ -264,13 +264,13 @@ def _two_link_lagrangian(mass_position: str) -> LagrangianModel:
     return _point_masses([p1, p2], [m1, m2], g, (q1, q2), (dq1, dq2))
 
 
-def _point_masses(points, masses, g, q, qd) -> LagrangianModel:
+def _point_masses(points, masses, g, q, v) -> LagrangianModel:
     """T = sum 1/2 m |p_dot|^2, V = sum m g y for point masses at positions ``points`` (x, y)."""
-    qdv = sp.Matrix(qd)
-    T = sum(sp.Rational(1, 2) * m * (p.jacobian(q) * qdv).dot(p.jacobian(q) * qdv)
+    v_col = sp.Matrix(v)
+    T = sum(sp.Rational(1, 2) * m * (p.jacobian(q) * v_col).dot(p.jacobian(q) * v_col)
             for p, m in zip(points, masses))
     V = sum(m * g * p[1] for p, m in zip(points, masses))
-    return derive_lagrangian(sp.expand(T), V, q, qd)
+    return derive_lagrangian(sp.expand(T), V, q, v)
 
 
 def double_pendulum_lagrangian(angles: str = "absolute") -> LagrangianModel:
@@ -288,15 +288,15 @@ def _double_pendulum_lagrangian(angles: str) -> LagrangianModel:
     m1, m2, l1, l2, g = sp.symbols("m1 m2 l1 l2 g", positive=True)
     if angles == "absolute":
         q = sp.symbols("theta1 theta2", real=True)
-        qd = sp.symbols("dtheta1 dtheta2", real=True)
+        v = sp.symbols("dtheta1 dtheta2", real=True)
         th1, th2 = q
     else:
         q = sp.symbols("theta1 phi", real=True)
-        qd = sp.symbols("dtheta1 dphi", real=True)
+        v = sp.symbols("dtheta1 dphi", real=True)
         th1, th2 = q[0], q[0] + q[1]
     p1 = l1 * sp.Matrix([sp.sin(th1), -sp.cos(th1)])
     p2 = p1 + l2 * sp.Matrix([sp.sin(th2), -sp.cos(th2)])
-    model = _point_masses([p1, p2], [m1, m2], g, q, qd)
+    model = _point_masses([p1, p2], [m1, m2], g, q, v)
     V = sp.expand(model.V + (m1 + m2) * g * l1 + m2 * g * l2)  # zero at the rest position
     return LagrangianModel(model.q, model.v, model.T, V, model.M, model.C, model.G, model.params)
 
@@ -394,7 +394,7 @@ def mechanical_energy(num: NumericLagrangian, q, v):
 
 
 def lagrange_ode(num: NumericLagrangian, tau=None, damping=0.0) -> Callable:
-    """f(t, x) -> dx/dt for the state x = [q; qd] (2n,): [qd; M^-1 (tau - C qd - G - D qd)].
+    """f(t, x) -> dx/dt for the state x = [q; v] (2n,): [v; M^-1 (tau - C v - G - D v)].
 
     tau: constant (n,) generalised forces (default zero); damping as in forward_dynamics_lagrange.
     """
@@ -404,13 +404,13 @@ def lagrange_ode(num: NumericLagrangian, tau=None, damping=0.0) -> Callable:
     M, bias = num.M, num.bias
 
     def f(t, x):
-        q, qd = x[:n], x[n:]
-        return np.concatenate([qd, np.linalg.solve(M(q), tau - bias(q, qd) - D @ qd)])
+        q, v = x[:n], x[n:]
+        return np.concatenate([v, np.linalg.solve(M(q), tau - bias(q, v) - D @ v)])
 
     def f2(t, x):  # n = 2: the same solve by Cramer's rule (np.linalg.solve costs more than the model)
-        q, qd = x[:2], x[2:]
+        q, v = x[:2], x[2:]
         (a, b), (c, d) = M(q).tolist()
-        r0, r1 = (tau - bias(q, qd) - D @ qd).tolist()
+        r0, r1 = (tau - bias(q, v) - D @ v).tolist()
         det = a * d - b * c
         return np.array([x[2], x[3], (d * r0 - b * r1) / det, (a * r1 - c * r0) / det])
 
@@ -419,14 +419,14 @@ def lagrange_ode(num: NumericLagrangian, tau=None, damping=0.0) -> Callable:
 
 def symplectic_euler_lagrange(num: NumericLagrangian, state0, t_final: float, dt: float, tau=None,
                               damping=0.0, progress=None):
-    """Symplectic Euler in the canonical momenta p = M(q) qd (辛欧拉), for x = [q; qd] -> (t, X).
+    """Symplectic Euler in the canonical momenta p = M(q) v (辛欧拉), for x = [q; v] -> (t, X).
 
         p+ = p + h (1/2 v^T dM/dq(q) v - G(q) + tau - D v),   v = M(q)^-1 p+,
-        q+ = q + h v,   qd+ = M(q+)^-1 p+
+        q+ = q + h v,   v+ = M(q+)^-1 p+
 
-    (dL/dq = 1/2 qd^T dM/dq qd - G). The new velocity appears on both sides, so each step solves
+    (dL/dq = 1/2 v^T dM/dq v - G). The new velocity appears on both sides, so each step solves
     for it by fixed-point iteration. Without damping this is a symplectic map for any M(q); the
-    naive semi-implicit Euler in (q, qd) is symplectic only when M is constant. Grid, progress
+    naive semi-implicit Euler in (q, v) is symplectic only when M is constant. Grid, progress
     and errors as in :mod:`kinematics_lib.dynamics.integrators`.
     """
     from .integrators import integrate_fixed_step
@@ -452,7 +452,7 @@ def symplectic_euler_lagrange(num: NumericLagrangian, state0, t_final: float, dt
 
     x0 = check.vector(state0, None, "state0")
     if x0.shape != (2 * n,):
-        raise check.InputError(f"state0 must be [q; qd] of shape ({2 * n},) for this {n}-coordinate model, "
+        raise check.InputError(f"state0 must be [q; v] of shape ({2 * n},) for this {n}-coordinate model, "
                                f"got shape {x0.shape}")
     ode = lagrange_ode(num, tau, damping)
     check.finite_result(ode(0.0, x0), "the accelerations at state0", "state0, tau, damping")
@@ -467,7 +467,7 @@ def symplectic_euler_lagrange(num: NumericLagrangian, state0, t_final: float, dt
 def trajectory_separation(ode, x0, t_final: float = 30.0, dt: float = 0.005, dx: float = 1e-9):
     """Sensitivity to initial conditions: (t, gap) for two RK4 runs released ``dx`` rad apart.
 
-    ode: f(t, x) with x = [q, qd] (e.g. :func:`lagrange_ode`); the first angle of the second run
+    ode: f(t, x) with x = [q, v] (e.g. :func:`lagrange_ode`); the first angle of the second run
     is shifted by dx. gap (N,) is the largest angle difference, wrapped to (-pi, pi], in rad.
     """
     from ..arms.ik import wrap_angle
@@ -476,7 +476,7 @@ def trajectory_separation(ode, x0, t_final: float = 30.0, dt: float = 0.005, dx:
     check.function(ode, "ode")
     x0 = check.vector(x0, None, "x0")
     if x0.shape[0] == 0 or x0.shape[0] % 2:
-        raise check.InputError(f"x0 must be [q; qd] of even length >= 2, got shape {x0.shape}")
+        raise check.InputError(f"x0 must be [q; v] of even length >= 2, got shape {x0.shape}")
     n = x0.shape[0] // 2
     dx = check.scalar(dx, "dx")
     try:

@@ -300,6 +300,39 @@ def state(model: Model, q, v=_ABSENT, a=_ABSENT, name_a: str = "a", batch: bool 
     return tuple(out)
 
 
+def subtree(model: Model, i: int) -> list[int]:
+    """Body i and its descendants, in index (parent) order."""
+    out = [i]
+    for j in range(i + 1, model.nb):
+        if model.parent[j] in out:
+            out.append(j)
+    return out
+
+
+def check_articulated_inertia(model: Model, i: int, D: np.ndarray) -> None:
+    """Nothing when joint i's articulated inertia D_i = S_i^T I^A_i S_i (nv_i, nv_i) is positive
+    definite (RBDA Table 7.1); otherwise a ValueError naming the joint, its subtree and the causes.
+
+    D_i is singular when the joint moves a subtree without inertia along its axis, or when its axis
+    repeats a motion the joints below already have (aligned axes): the forward dynamics is then
+    undefined. Tolerance 1e-12 of the model's largest inertia entry (kg, kg m, kg m^2).
+    """
+    if not np.all(np.isfinite(D)):
+        check.finite_result(D, "the articulated inertia D", "q, v, tau")
+    if not np.linalg.eigvalsh(D)[0] > 1e-12 * max(float(np.abs(model.inertia).max(initial=0.0)), 1e-300):
+        raise singular_joint_error(model, i)
+
+
+def singular_joint_error(model: Model, i: int) -> check.InputError:
+    """The ValueError for a singular articulated inertia at joint i (see :func:`check_articulated_inertia`)."""
+    names = ", ".join(model.body_names[j] for j in subtree(model, i))
+    return check.InputError(
+        f"model: joint {model.body_joint[i]!r} moves a subtree without inertia along its axis "
+        f"(bodies {names}), or its axis repeats a motion the joints below already have (a singular "
+        "configuration, e.g. aligned axes): its articulated inertia D = S^T I^A S is singular and the "
+        "forward dynamics is undefined; give those bodies mass, lock the joint or leave the configuration")
+
+
 # ---------------------------------------------------------------- configurations
 
 

@@ -38,7 +38,7 @@ import numpy as np
 from .. import _validate as check
 from ..geometry.spatial import crf, crm
 from .joints import joint_motion
-from .model import Model, state
+from .model import Model, check_articulated_inertia, state
 
 __all__ = ["rnea", "crba", "aba"]
 
@@ -118,7 +118,7 @@ def aba(model: Model, q, v, tau) -> np.ndarray:
     Ia = IA_i - U_i D_i^-1 U_i^T and pa = pA_i + Ia c_i + U_i D_i^-1 u_i. Pass 3 (root first):
     a_i = D_i^-1 (u_i - U_i^T acc'), acc'= Xup_i acc_p + c_i, acc_i = acc' + S_i a_i.
     A free root joint (S = 1_6) is the same lines with D = IA (the whole robot's articulated inertia).
-    A zero D (a massless subtree, or aligned axes) stops np.linalg.solve here; kl.aba names the joint.
+    A singular D (a massless subtree, or aligned axes) is a ValueError naming the joint, as in kl.aba.
     """
     q, v, tau = state(model, q, v, tau, name_a="tau", batch=False)
     nb, parent, vs = model.nb, model.parent, model.v_slice
@@ -134,6 +134,7 @@ def aba(model: Model, q, v, tau) -> np.ndarray:
     for i in reversed(range(nb)):  # pass 2: articulated-body inertias, leaves first
         U[i] = IA[i] @ S[i]
         D[i] = S[i].T @ U[i]
+        check_articulated_inertia(model, i, D[i])  # singular: a massless subtree or aligned axes
         u[i] = tau[vs[i]] - S[i].T @ pA[i]
         if parent[i] != -1:
             Ia = IA[i] - U[i] @ np.linalg.solve(D[i], U[i].T)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...control.interaction import Wall, admittance_controller, impedance_controller, simulate_wall_contact
+from ...contact.compliant import Wall
+from ...control.interaction import admittance_controller, impedance_controller, wall_sensor
+from ...scenarios.wall import simulate_wall_contact
 from ...control.model_based import computed_torque_controller, pd_gains
 from ...control.pid import PID, pid_controller, pid_poles
 from ...control.plants import JointInertia, TwoLinkArm
@@ -236,7 +238,7 @@ def wall_contact_view(wall_stiffness: float = 1e4, delay_ms: int = 0, controller
     if controller == "impedance":
         law = impedance_controller(arm, X_TARGET, K, 2.0 * np.sqrt(K))
     else:
-        law = admittance_controller(arm, X_TARGET, 2.0, 2.0 * np.sqrt(2.0 * K), K, dt, wall.sensor(arm))
+        law = admittance_controller(arm, X_TARGET, 2.0, 2.0 * np.sqrt(2.0 * K), K, dt, wall_sensor(arm, wall))
     run = simulate_wall_contact(arm, law, wall, Q_START, (0.0, 0.0), 1.0, dt, delay_steps=int(delay_ms), substeps=2)
     fig, art = figure_once(_wall_figure)
     art["x"].set_data(run.t, 1e3 * (run.x[:, 0] - wall.position))

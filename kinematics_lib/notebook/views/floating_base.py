@@ -124,8 +124,8 @@ def _satellite_points(model, q) -> tuple[np.ndarray, np.ndarray]:
 def _satellite_path(mass_ratio: float, amplitude: float, n: int = 21):
     model = satellite_arm_model(mass_ratio)
     t = np.linspace(0.0, 4.0, n)
-    qj, qdj = satellite_joint_loop(3, amplitude, 4.0, t)
-    return model, t, zero_momentum_base_path(model, neutral_configuration(model), qj, qdj, t[1] - t[0])
+    qj, vj = satellite_joint_loop(3, amplitude, 4.0, t)
+    return model, t, zero_momentum_base_path(model, neutral_configuration(model), qj, vj, t[1] - t[0])
 
 
 def _satellite_figure(n_ghosts: int):

@@ -86,8 +86,8 @@ def presliding_view(amplitude: float = 0.05, sigma0: float = 1e4, sigma1: float 
 
 def _condition(model: Model, base: BaseParameters, traj: FourierTrajectory, n: int = 200) -> tuple:
     t = np.linspace(0.0, traj.period, n, endpoint=False)
-    q, qd, qdd = traj(t)
-    W = np.concatenate([base.regressor(joint_torque_regressor(model, q, qd, qdd)), friction_regressor(qd)], axis=-1)
+    q, v, a = traj(t)
+    W = np.concatenate([base.regressor(joint_torque_regressor(model, q, v, a)), friction_regressor(v)], axis=-1)
     s = np.linalg.svd(W.reshape(-1, W.shape[-1]), compute_uv=False)
     return s[0] / s[-1], s
 
@@ -111,12 +111,12 @@ def _excitation_figure(lower, upper, n_sv: int):
 
 
 @slider_labels(n_harmonics="K (harmonics) [-]", f0="f₀ [Hz]", seed="random seed [-]")
-def excitation_view(model: Model, base: BaseParameters, lower, upper, qd_max, n_harmonics: int = 5,
+def excitation_view(model: Model, base: BaseParameters, lower, upper, v_max, n_harmonics: int = 5,
                     f0: float = 0.1, seed: int = 0) -> View:
     """A random (seeded) Fourier excitation with K harmonics at base frequency f0, scaled into the
     limits: the joint angles over one period and the singular values of the stacked base +
     friction regressor (their spread is the condition number)."""
-    traj = random_excitation(lower, upper, qd_max, n_harmonics, f0, seed)
+    traj = random_excitation(lower, upper, v_max, n_harmonics, f0, seed)
     cond, s = _condition(model, base, traj)
     t = np.linspace(0.0, traj.period, 400)
     q = traj(t)[0]
@@ -144,8 +144,8 @@ def _validation_data(model: Model, base: BaseParameters, validation: FourierTraj
         if all(a is b for a, b in zip(key[:3], args[:3])) and all(np.array_equal(a, b) for a, b in zip(key[3:], args[3:])):
             return value
     theta = true_identification_parameters(model, base, f_v, f_c)
-    q, qd, qdd = validation(np.arange(0.0, validation.period, 0.02))
-    W_val = np.concatenate([base.regressor(joint_torque_regressor(model, q, qd, qdd)), friction_regressor(qd)],
+    q, v, a = validation(np.arange(0.0, validation.period, 0.02))
+    W_val = np.concatenate([base.regressor(joint_torque_regressor(model, q, v, a)), friction_regressor(v)],
                            axis=-1)
     for a in (theta, W_val):
         a.setflags(write=False)
@@ -298,7 +298,7 @@ def armature_view(model: Model, ratio: float = 19.0, J_motor: float = 1.0, kp: f
 
 
 def _step_response(t: np.ndarray, wn: float, zeta: float) -> np.ndarray:
-    """Unit step response of s^2 + 2 zeta wn s + wn^2 (PD on J qdd = tau, set-point 1)."""
+    """Unit step response of s^2 + 2 zeta wn s + wn^2 (PD on J a = tau, set-point 1)."""
     if zeta < 1.0:
         wd = wn * np.sqrt(1.0 - zeta**2)
         return 1.0 - np.exp(-zeta * wn * t) * (np.cos(wd * t) + zeta * wn / wd * np.sin(wd * t))

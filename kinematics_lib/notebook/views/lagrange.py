@@ -20,9 +20,9 @@ from ..widgets import View, figure_once, slider_labels
 __all__ = ["double_pendulum_view", "energy_curves_view", "divergence_view"]
 
 
-def _dissipated(t: np.ndarray, qd: np.ndarray, damping: float) -> np.ndarray:
-    """W_D(t) = integral_0^t qd^T D qd dt (trapezoid), D = damping I, in J."""
-    power = damping * np.sum(qd * qd, axis=1)
+def _dissipated(t: np.ndarray, v: np.ndarray, damping: float) -> np.ndarray:
+    """W_D(t) = integral_0^t v^T D v dt (trapezoid), D = damping I, in J."""
+    power = damping * np.sum(v * v, axis=1)
     return np.concatenate([[0.0], np.cumsum(0.5 * (power[1:] + power[:-1]) * np.diff(t))])
 
 

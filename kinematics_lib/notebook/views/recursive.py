@@ -46,31 +46,31 @@ def _forces_figure():
     ax.legend(loc="lower left", fontsize=8)
     x = np.arange(2)
     art["bars"] = [bx.bar(x + 0.2 * (k - 1.5), [1.0, 1.0], width=0.2, label=label)
-                   for k, label in enumerate(("g(q)", "C(q, qd) qd", "M(q) qdd"))]
+                   for k, label in enumerate(("g(q)", "C(q, v) v", "M(q) a"))]
     art["bars"].append(bx.bar(x + 0.3, [1.0, 1.0], width=0.2, color="0.3", label="tau (total)"))
     art["doc"], = bx.plot(x + 0.3, [0.0, 0.0], "kx", ms=9, mew=2, label="doc 003 as written")
     bx.axhline(0.0, color="k", lw=0.8)
-    bx.set(xticks=x, xticklabels=["joint 1", "joint 2"], ylabel="N m", title="tau = g + C qd + M qdd")
+    bx.set(xticks=x, xticklabels=["joint 1", "joint 2"], ylabel="N m", title="tau = g + C v + M a")
     bx.legend(fontsize=8, loc="upper right")
     animate(*art["coms"], *[a for arrows in art["arrows"] for a in arrows], *[b for bars in art["bars"] for b in bars],
             art["doc"])
     return fig, art
 
 
-@slider_labels(q1="q₁ [rad]", q2="q₂ [rad]", qd1="q̇₁ [rad/s]", qd2="q̇₂ [rad/s]", qdd1="q̈₁ [rad/s²]",
-               qdd2="q̈₂ [rad/s²]")
-def arm_forces_view(q1: float = 0.6, q2: float = 0.9, qd1: float = 0.0, qd2: float = 0.0,
-                    qdd1: float = 0.0, qdd2: float = 0.0) -> View:
+@slider_labels(q1="q₁ [rad]", q2="q₂ [rad]", v1="q̇₁ [rad/s]", v2="q̇₂ [rad/s]", a1="q̈₁ [rad/s²]",
+               a2="q̈₂ [rad/s²]")
+def arm_forces_view(q1: float = 0.6, q2: float = 0.9, v1: float = 0.0, v2: float = 0.0,
+                    a1: float = 0.0, a2: float = 0.0) -> View:
     """The inward pass on :func:`two_link_arm`: forces f_i on each link from the previous one
     (at joint i), the weights and inertial forces m a_c at the CoMs, and tau split into
-    gravity g(q), velocity terms C(q, qd) qd and M(q) qdd -- each an RNEA call with some inputs
+    gravity g(q), velocity terms C(q, v) v and M(q) a -- each an RNEA call with some inputs
     zeroed -- beside document 003's torques as written (see :func:`doc003.ne`)."""
     arm = two_link_arm()
-    q, qd, qdd = np.array([q1, q2]), np.array([qd1, qd2]), np.array([qdd1, qdd2])
-    t = newton_euler_terms(arm, q, qd, qdd)
-    g = newton_euler_terms(arm, q, 0 * qd, 0 * qdd).tau
-    h = newton_euler_terms(arm, q, qd, 0 * qdd).tau
-    doc = doc003.ne(arm, q, qd, qdd)
+    q, v, a = np.array([q1, q2]), np.array([v1, v2]), np.array([a1, a2])
+    t = newton_euler_terms(arm, q, v, a)
+    g = newton_euler_terms(arm, q, 0 * v, 0 * a).tau
+    h = newton_euler_terms(arm, q, v, 0 * a).tau
+    doc = doc003.ne(arm, q, v, a)
     fig, art = figure_once(_forces_figure)
     update_chain(art["chain"], t.origins[:, :2])
     for i in range(2):
@@ -85,15 +85,16 @@ def arm_forces_view(q1: float = 0.6, q2: float = 0.9, qd1: float = 0.0, qd2: flo
             bar.set_height(v)
     art["doc"].set_ydata(doc)
     art["bx"].set_ylim(steady_limits(np.concatenate([parts.ravel(), t.tau, doc]), symmetric=True))
-    lines = [f"q = ({fmt(q1, 2)}, {fmt(q2, 2)}) rad, qd = ({fmt(qd1, 2)}, {fmt(qd2, 2)}) rad/s, "
-             f"qdd = ({fmt(qdd1, 2)}, {fmt(qdd2, 2)}) rad/s^2"]
+    lines = [f"q = ({fmt(q1, 2)}, {fmt(q2, 2)}) rad, v = ({fmt(v1, 2)}, {fmt(v2, 2)}) rad/s, "
+             f"a = ({fmt(a1, 2)}, {fmt(a2, 2)}) rad/s^2"]
     for i in range(2):
-        lines.append(f"joint {i + 1}: tau = {fmt(t.tau[i])} N m = g {fmt(g[i])} + C qd {fmt(h[i] - g[i])} "
-                     f"+ M qdd {fmt(t.tau[i] - h[i])};  doc 003 as written {fmt(doc[i])}")
+        lines.append(f"joint {i + 1}: tau = {fmt(t.tau[i])} N m = g {fmt(g[i])} + C v {fmt(h[i] - g[i])} "
+                     f"+ M a {fmt(t.tau[i] - h[i])};  doc 003 as written {fmt(doc[i])}")
     for i in range(2):
         lines.append(f"f{i + 1} (on link {i + 1} from {'the base' if i == 0 else 'link 1'}) = "
                      f"({fmt(t.f[i, 0])}, {fmt(t.f[i, 1])}) N")
-    return View(fig, "\n".join(lines))
+    numbers = dict(tau=t.tau, g=g, C_v=h - g, M_a=t.tau - h, doc003=doc, f=t.f[:, :2])
+    return View(fig, "\n".join(lines), numbers)
 
 
 def complexity_view(table: ScalingTable, n_min: int = 8) -> View:
