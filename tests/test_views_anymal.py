@@ -54,9 +54,13 @@ def test_structure_rows_list_every_body_and_the_total_mass():
 def test_mass_matrix_and_workspace_and_doc_errors():
     model = va.anymal()
     q = kl.random_configuration(model, np.random.default_rng(0))
-    text = va.mass_matrix_figure(model, q).text
-    zeros = int(text.split(", ")[1].split()[0])  # the 108 entries between two legs, m I_3's 6 off-diagonals, ...
-    assert "zeros up to round-off" in text and 108 + 6 <= zeros < 18 * 18 // 2
+    n = va.mass_matrix_figure(model, q).numbers
+    np.testing.assert_allclose(n["M"], kl.crba(model, q), atol=1e-12)
+    # the 108 entries between two different legs and m I_3's 6 off-diagonals are exactly zero
+    legs = [slice(6 + 3 * k, 9 + 3 * k) for k in range(4)]
+    assert all(np.all(n["M"][a, b] == 0.0) for a in legs for b in legs if a != b)
+    assert n["zeros"] == int(np.sum(np.abs(n["M"]) <= 1e-12 * np.abs(n["M"]).max()))
+    assert 108 + 6 <= n["zeros"] < 18 * 18 // 2
     assert "reachable" in va.workspace_figure("LF_FOOT", n=9).text
     assert np.nanmax(va.doc_ik_errors(kl.simple_leg_model(), "FOOT", n=20)) < 1e-12
     assert np.nanmedian(va.doc_ik_errors(model, "LF_FOOT", n=20, flip=True)) > 0.05

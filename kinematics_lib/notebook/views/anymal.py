@@ -232,7 +232,7 @@ def mass_matrix_figure(model: Model, q) -> View:
     ax.set(xticks=[2.5, 7, 10, 13, 16], yticks=[2.5, 7, 10, 13, 16], xticklabels=names, yticklabels=names,
            title="M(q) of ANYmal B (white: zero)")
     return View(fig, f"M(q): {M.shape[0]} x {M.shape[1]}, {zeros} zeros up to round-off "
-                     f"(|M_ij| <= 1e-12 max |M|, white)")
+                     f"(|M_ij| <= 1e-12 max |M|, white)", dict(M=M, zeros=zeros))
 
 
 def _reachable(g, P: np.ndarray) -> np.ndarray:
