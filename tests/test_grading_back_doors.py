@@ -796,59 +796,59 @@ def _unit_masses(l1, l2, g):
     return kl.planar_chain_model([l1, l2], [1.0, 1.0], gravity=(0.0, -g, 0.0))
 
 
-def regressor_via_library_regressor(q, qd, qdd, l1, l2, g):
+def regressor_via_library_regressor(q, v, a, l1, l2, g):
     model = _unit_masses(l1, l2, g)
-    Y, unit = kl.joint_torque_regressor(model, q, qd, qdd), kl.inertial_parameters(model)
+    Y, unit = kl.joint_torque_regressor(model, q, v, a), kl.inertial_parameters(model)
     return np.column_stack([Y[:, 10 * i:10 * i + 10] @ unit[10 * i:10 * i + 10] for i in range(2)])
 
 
-def regressor_via_rnea(q, qd, qdd, l1, l2, g):
+def regressor_via_rnea(q, v, a, l1, l2, g):
     """tau is linear in the masses: a column is the change of RNEA's torque per kilogram."""
     def tau(m1, m2):
-        return kl.rnea(kl.planar_chain_model([l1, l2], [m1, m2], gravity=(0.0, -g, 0.0)), q, qd, qdd)
+        return kl.rnea(kl.planar_chain_model([l1, l2], [m1, m2], gravity=(0.0, -g, 0.0)), q, v, a)
     return np.column_stack([tau(2.0, 1.0) - tau(1.0, 1.0), tau(1.0, 2.0) - tau(1.0, 1.0)])
 
 
-def regressor_via_crba_and_nonlinear_effects(q, qd, qdd, l1, l2, g):
+def regressor_via_crba_and_nonlinear_effects(q, v, a, l1, l2, g):
     def tau(m1, m2):
         model = kl.planar_chain_model([l1, l2], [m1, m2], gravity=(0.0, -g, 0.0))
-        return kl.crba(model, q) @ qdd + kl.nonlinear_effects(model, q, qd)
+        return kl.crba(model, q) @ a + kl.nonlinear_effects(model, q, v)
     return np.column_stack([tau(2.0, 1.0) - tau(1.0, 1.0), tau(1.0, 2.0) - tau(1.0, 1.0)])
 
 
-def regressor_via_documents(q, qd, qdd, l1, l2, g):
+def regressor_via_documents(q, v, a, l1, l2, g):
     """Documents 000 and 001's RNEA with every error fixed (one per column, to use both)."""
     def model(m1, m2):
         return kl.planar_chain_model([l1, l2], [m1, m2], gravity=(0.0, -g, 0.0))
-    tau0 = [kl.doc000.rnea(model(1.0, 1.0), q, qd, qdd, fixed=("z", "F", "n")),
-            kl.doc001.rnea(model(1.0, 1.0), q, qd, qdd, fixed=("R", "omega", "alpha", "a_c", "f", "n"))]
-    return np.column_stack([kl.doc000.rnea(model(2.0, 1.0), q, qd, qdd, fixed=("z", "F", "n")) - tau0[0],
-                            kl.doc001.rnea(model(1.0, 2.0), q, qd, qdd,
+    tau0 = [kl.doc000.rnea(model(1.0, 1.0), q, v, a, fixed=("z", "F", "n")),
+            kl.doc001.rnea(model(1.0, 1.0), q, v, a, fixed=("R", "omega", "alpha", "a_c", "f", "n"))]
+    return np.column_stack([kl.doc000.rnea(model(2.0, 1.0), q, v, a, fixed=("z", "F", "n")) - tau0[0],
+                            kl.doc001.rnea(model(1.0, 2.0), q, v, a,
                                            fixed=("R", "omega", "alpha", "a_c", "f", "n")) - tau0[1]])
 
 
-def regressor_via_two_link_arm(q, qd, qdd, l1, l2, g):
+def regressor_via_two_link_arm(q, v, a, l1, l2, g):
     def tau(m1, m2):
-        return kl.TwoLinkArm(l1=l1, l2=l2, m1=m1, m2=m2, g=g).inverse_dynamics(q, qd, qdd)
+        return kl.TwoLinkArm(l1=l1, l2=l2, m1=m1, m2=m2, g=g).inverse_dynamics(q, v, a)
     return np.column_stack([tau(2.0, 1.0) - tau(1.0, 1.0), tau(1.0, 2.0) - tau(1.0, 1.0)])
 
 
-def _W(q, qd, qdd, l1, l2, g):
-    return np.array([regressor_via_library_regressor(q[k], qd[k], qdd[k], l1, l2, g) for k in range(len(q))])
+def _W(q, v, a, l1, l2, g):
+    return np.array([regressor_via_library_regressor(q[k], v[k], a[k], l1, l2, g) for k in range(len(q))])
 
 
-def identify_via_library(q, qd, qdd, tau, sigma, l1, l2, g):
-    return kl.identify_parameters(_W(q, qd, qdd, l1, l2, g), tau, weights=1.0 / np.asarray(sigma) ** 2).params
+def identify_via_library(q, v, a, tau, sigma, l1, l2, g):
+    return kl.identify_parameters(_W(q, v, a, l1, l2, g), tau, weights=1.0 / np.asarray(sigma) ** 2).params
 
 
-def identify_via_own_lstsq_on_library_regressor(q, qd, qdd, tau, sigma, l1, l2, g):
-    W = _W(q, qd, qdd, l1, l2, g) / np.asarray(sigma)[None, :, None]
+def identify_via_own_lstsq_on_library_regressor(q, v, a, tau, sigma, l1, l2, g):
+    W = _W(q, v, a, l1, l2, g) / np.asarray(sigma)[None, :, None]
     return np.linalg.lstsq(W.reshape(-1, 2), (np.asarray(tau) / sigma).reshape(-1), rcond=None)[0]
 
 
-def identify_via_document(q, qd, qdd, tau, sigma, l1, l2, g):
+def identify_via_document(q, v, a, tau, sigma, l1, l2, g):
     s = np.asarray(sigma)
-    W = _W(q, qd, qdd, l1, l2, g) / s[None, :, None]
+    W = _W(q, v, a, l1, l2, g) / s[None, :, None]
     return np.asarray(kl.doc001.identify(list(W), list(np.asarray(tau) / s), lam=0.0)[0], dtype=float)
 
 
