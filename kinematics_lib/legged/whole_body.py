@@ -19,27 +19,30 @@ Tasks (residuals in force units, so that one weight means the same for both):
 ``strict=True`` turns the tasks into equalities: the commanded accelerations must be realised
 exactly, so a push too large for the friction cones and torque limits makes the problem
 infeasible, and the result says so (``status == "infeasible"``, no arrays) instead of returning
-forces that break a constraint. J̇_c v comes from ``kl.frame_jacobian_time_variation``.
+forces that break a constraint. J̇_c v comes from ``kl.frame_bias_accelerations`` (the feet's
+classical accelerations at a = 0, equal to ``kl.frame_jacobian_time_variation(...) @ v``).
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from .. import _validate as check
 from ..contact.cones import friction_pyramid
 from ..contact.shared import add_friction_cones as _add_friction_cones, clarabel_solve as _clarabel_solve
-from ..dynamics.algorithms import crba, nonlinear_effects
 from ..dynamics.centroidal import center_of_mass
 from ..dynamics.floating_base import centroidal_inertia
-from ..dynamics.frames import frame_jacobian_time_variation
+from ..dynamics.frames import frame_bias_accelerations
 from ..dynamics.model import Model
+from ..geometry.kernels import cross
 from ..geometry.rotations import quat_to_matrix, so3_log
 from ..dynamics.floating_base import com_jacobian
-from .leg_kinematics import _configuration, _feet, contact_jacobian
+from .landing import _StateTerms, _state_terms
+from .leg_kinematics import _configuration, _feet
 from .statics import _floating, _mu
 
 __all__ = ["WholeBodyQPResult", "whole_body_qp", "urdf_effort_limits", "largest_push", "PushRun", "simulate_push"]
@@ -126,11 +129,27 @@ def urdf_effort_limits(model: Model, path) -> np.ndarray:
 
 
 def _jdot_v(model: Model, q: np.ndarray, v: np.ndarray, feet: tuple) -> np.ndarray:
-    """J̇_c v (3k,): the translational rows of each foot's Jacobian time variation times v."""
-    return np.concatenate([(frame_jacobian_time_variation(model, q, v, f) @ v)[:3] for f in feet])
+    """J̇_c v (3k,): the feet's classical accelerations at a = 0 (world axes, m/s²), stacked."""
+    return frame_bias_accelerations(model, q, v, feet)[:, :3].ravel()
 
 
-def _task_rows(model, q, v, k, task, push, R):
+class _QPTerms(NamedTuple):
+    """The state terms of one whole-body QP (unchecked): the time step's :class:`_StateTerms`
+    (M, h, the feet and J_c), J̇_c v (3k,) [m/s²] and Ī [kg m²], the mean principal moment of the
+    centroidal inertia. Computed once per state and shared by a strict solve, its soft re-solve
+    and the time step."""
+
+    state: _StateTerms
+    jdv: np.ndarray
+    Ibar: float
+
+
+def _qp_terms(model: Model, q: np.ndarray, v: np.ndarray, feet: tuple) -> _QPTerms:
+    Ibar = float(np.trace(centroidal_inertia(model, q)[3:, 3:])) / 3.0
+    return _QPTerms(_state_terms(model, q, v, feet), _jdot_v(model, q, v, feet), Ibar)
+
+
+def _task_rows(model, v, k, task, push, R, Ibar):
     """(A_task (6, N), b_task (6,), scales (6,)): task residual = A x − b in force units."""
     nv, n = model.nv, model.nv - 6
     N = nv + n + 3 * k
@@ -142,8 +161,7 @@ def _task_rows(model, q, v, k, task, push, R):
         b[:3] = -m * model.gravity - push
     else:  # m p̈_B = m R (a_lin + ω_b × v_b)
         A[:3, :3] = m * R
-        b[:3] = -m * R @ np.cross(v[3:6], v[:3])
-    Ibar = float(np.trace(centroidal_inertia(model, q)[3:, 3:])) / 3.0
+        b[:3] = -m * R @ cross(v[3:6], v[:3])
     A[3:, 3:6] = Ibar * R
     return A, b, np.array([m] * 3 + [Ibar] * 3)
 
@@ -220,19 +238,21 @@ def whole_body_qp(model: Model, q, v, contact_frames, *, mu=0.7, n_faces=4, tau_
                           strict)
 
 
-def _whole_body_qp(model, q, v, feet, mu, n_faces, tau_max, a_des, w_des, push, task, w_task, reg, strict):
+def _whole_body_qp(model, q, v, feet, mu, n_faces, tau_max, a_des, w_des, push, task, w_task, reg, strict,
+                   terms=None):
+    """The QP of :func:`whole_body_qp` on checked arguments; terms: the :class:`_QPTerms` of
+    (q, v) when the caller has them already (a loop computes them once per state)."""
     n, nv, k = model.nv - 6, model.nv, len(feet)
     N, f0 = nv + n + 3 * k, nv + n
     R = quat_to_matrix(q[3:7])
-    M, h = crba(model, q), nonlinear_effects(model, q, v)
-    Jc = contact_jacobian(model, q, feet)
+    terms = _qp_terms(model, q, v, feet) if terms is None else terms
+    M, h, Jc, jdv = terms.state.M, terms.state.h, terms.state.Jc, terms.jdv
     tau_push = np.zeros(nv)
     tau_push[:3] = R.T @ push
     S_T = np.vstack([np.zeros((6, n)), np.eye(n)])
     A_dyn = np.hstack([M, -S_T, -Jc.T])
     A_con = np.hstack([Jc, np.zeros((3 * k, n + 3 * k))])
-    jdv = _jdot_v(model, q, v, feet)
-    A_task, b_task, scale = _task_rows(model, q, v, k, task, push, R)
+    A_task, b_task, scale = _task_rows(model, v, k, task, push, R, terms.Ibar)
     b_task = b_task + scale * np.concatenate([a_des, w_des])
     A_eq = [A_dyn, A_con]
     b_eq = [tau_push - h, -jdv]
@@ -404,17 +424,18 @@ def simulate_push(model: Model, q0, feet, push, *, push_start=0.05, push_duratio
         a_des = Kp * (p_G0 - p_G) - Kd * pd_G
         w_des = Kp * so3_log(R0 @ R.T) - Kd * (R @ v[3:6])
         args = (model, q, v, feet, mu, n_faces, tau_lim, a_des, w_des, F_push if known_push else np.zeros(3), "com", 1.0, (1e-6, 1e-4, 1e-4))
-        res = _whole_body_qp(*args, strict)
+        terms = _qp_terms(model, q, v, feet)  # once per state: both QPs and the time step use them
+        res = _whole_body_qp(*args, strict, terms)
         ok = res.ok
         if not ok:
             first = t if first is None else first
             if strict:
-                res = _whole_body_qp(*args, False)
+                res = _whole_body_qp(*args, False, terms)
         tau = res.tau if res.ok else np.zeros(n)
         tau_ext = np.zeros(model.nv)
         tau_ext[:3] = R.T @ F_push
         try:
-            q_next, v_next, F = _step(model, q, v, tau, feet, dt, mu, n_faces or 8, 0.01, tau_ext)
+            q_next, v_next, F = _step(model, q, v, tau, feet, dt, mu, n_faces or 8, 0.01, tau_ext, terms.state)
         except check.InputError:  # the state left every physical range (the robot was thrown away)
             break
         plan = res.forces if res.ok else np.zeros((k, 3))
