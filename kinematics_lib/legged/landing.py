@@ -75,18 +75,23 @@ def _step(model, q, v, tau, feet, dt, mu, n_faces, margin, tau_ext=None, terms=N
     N the feet's normal Jacobian rows, D their rows along the n_faces friction directions.
     tau_ext (nv,): an external generalised force (a push), None for none; terms: the
     :class:`_StateTerms` of (q, v) when the caller has them already."""
-    terms = _state_terms(model, q, v, feet) if terms is None else terms
-    M, pts = terms.M, terms.pts
+    if terms is None:  # on its own (a landing): the Jacobians of the feet in contact only
+        T = forward_kinematics(model, q)
+        M, h, pts = crba(model, q), nonlinear_effects(model, q, v), _feet_world(model, T, feet)
+        rows = lambda i: _point_jacobian(model, T, *pts[i])
+    else:
+        M, h, pts = terms.M, terms.h, terms.pts
+        rows = lambda i: terms.Jc[3 * i:3 * i + 3]
     f_ext = np.zeros(model.nv) if tau_ext is None else np.array(tau_ext, dtype=float)
     f_ext[6:] += tau
-    f_ext -= terms.h
+    f_ext -= h
     active = np.array([p[2] <= margin for _, p in pts])
     F = np.zeros((len(feet), 3))
     if not active.any():
         v_next = v + dt * np.linalg.solve(M, f_ext)
         return integrate_configuration(model, q, v_next, dt), v_next, F
     t_dirs = _tangents(n_faces)
-    Js = [terms.Jc[3 * i:3 * i + 3] for i in np.flatnonzero(active)]
+    Js = [rows(i) for i in np.flatnonzero(active)]
     N = np.array([J[2] for J in Js])
     D = np.vstack([t_dirs @ J for J in Js])
     gap = np.array([p[2] for (_, p), a in zip(pts, active) if a])

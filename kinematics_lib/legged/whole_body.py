@@ -6,7 +6,7 @@ ground forces on the k point feet (world axes). Every step solves
     min   Σ_tasks w ‖task residual‖² + w_f ‖f‖² + w_τ ‖τ‖² + w_a ‖a‖²
     s.t.  M a + h = Sᵀ τ + J_cᵀ f + τ_push          (the full equation of motion: 18 rows on ANYmal)
           J_c a + J̇_c v = 0                          (the feet do not accelerate: they stick)
-          f_i in the friction cone (exact: Clarabel) or its inscribed pyramid (ProxQP via qpsolvers)
+          f_i in the friction cone (exact: Clarabel) or its inscribed pyramid (ProxQP, proxsuite's dense solver)
           |τ| <= τ_max                               (the URDF effort limits)
 
 Tasks (residuals in force units, so that one weight means the same for both):
@@ -145,6 +145,7 @@ class _QPTerms(NamedTuple):
 
 
 def _qp_terms(model: Model, q: np.ndarray, v: np.ndarray, feet: tuple) -> _QPTerms:
+    """The :class:`_QPTerms` of a checked state (q, v): Ī = tr(I_G, angular) / 3."""
     Ibar = float(np.trace(centroidal_inertia(model, q)[3:, 3:])) / 3.0
     return _QPTerms(_state_terms(model, q, v, feet), _jdot_v(model, q, v, feet), Ibar)
 
@@ -304,8 +305,9 @@ def _whole_body_qp(model, q, v, feet, mu, n_faces, tau_max, a_des, w_des, push, 
 
 
 def _min_norm(A: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """The least-squares solution of smallest norm of A dx = r (rank-revealing QR, LAPACK gelsy:
-    the same dx as ``np.linalg.lstsq(A, r, rcond=None)``, rank deficiency allowed, 3x cheaper)."""
+    """dx (N,): the least-squares solution of smallest norm of A dx = r, A (m, N), r (m,) --
+    ``np.linalg.lstsq(A, r, rcond=None)``'s solution, by rank-revealing QR (LAPACK gelsy, rank
+    deficiency allowed) instead of an SVD: 3x cheaper on the QP's 30 x 42 equalities."""
     from scipy.linalg import lstsq
 
     return lstsq(A, r, cond=np.finfo(float).eps * max(A.shape), lapack_driver="gelsy", check_finite=False)[0]
