@@ -184,14 +184,14 @@ def frame_jacobian_time_variation(model: Model, q, v, frame: str) -> np.ndarray:
     omega, A, B = (np.zeros((n_chain, 3)) for _ in range(3))
     np.add.at(omega, where, w * vd)
     np.add.at(A, where, sv * vd)
-    np.add.at(B, where, np.cross(w * vd, pk))
+    np.add.at(B, where, cross(w * vd, pk))
     omega, A, B = (np.cumsum(x, axis=0) for x in (omega, A, B))
     p_chain = T[:, :3, 3]
-    pdot_chain = A + np.cross(omega, p_chain) - B
-    pdot = (sv * vd).sum(axis=0) + np.cross((w * vd).sum(axis=0), p) - np.cross(w * vd, pk).sum(axis=0)
+    pdot_chain = A + cross(omega, p_chain) - B
+    pdot = (sv * vd).sum(axis=0) + cross((w * vd).sum(axis=0), p) - cross(w * vd, pk).sum(axis=0)
     om, pd = omega[where], pdot_chain[where]
-    dw = np.cross(om, w)
-    dv = np.cross(om, sv) + np.cross(dw, p - pk) + np.cross(w, pdot - pd)
+    dw = cross(om, w)
+    dv = cross(om, sv) + cross(dw, p - pk) + cross(w, pdot - pd)
     dJ[:3, dofs] = dv.T
     dJ[3:, dofs] = dw.T
     return check.finite_result(dJ, "dJ/dt", "q, v")
