@@ -60,3 +60,38 @@ def test_world_fixed_frame_and_bad_input():
     assert not kl.frame_jacobian_time_variation(model, q, v, "base").any()  # fixed to the world
     with pytest.raises(kl.InputError, match="v must"):
         kl.frame_jacobian_time_variation(model, q, np.ones(3), "LF_FOOT")
+
+
+# kl.frame_bias_accelerations: J̇ v of several frames from one outward pass (the whole-body QP's J̇_c v)
+
+def test_bias_accelerations_equal_jdot_times_v(anymal):
+    frames = (*FRAMES, *kl.ANYMAL_FEET)
+    for q, v in states(anymal, 4, 3):
+        got = kl.frame_bias_accelerations(anymal, q, v, frames)
+        assert got.shape == (len(frames), 6)
+        expected = np.array([kl.frame_jacobian_time_variation(anymal, q, v, f) @ v for f in frames])
+        assert np.abs(got - expected).max() < 1e-12 * max(1.0, np.abs(expected).max())
+
+
+def test_bias_accelerations_equal_a_finite_difference(anymal):
+    """At a = 0 (v constant along q(t) = integrate(q, v t)), [p̈; ω̇] = d/dt (J(q(t)) v)."""
+    h = 1e-6
+    for q, v in states(anymal, 3, 4):
+        fd = np.array([(kl.frame_jacobian(anymal, kl.integrate_configuration(anymal, q, v, h), f)
+                        - kl.frame_jacobian(anymal, kl.integrate_configuration(anymal, q, v, -h), f)) @ v / (2 * h)
+                       for f in FRAMES])
+        got = kl.frame_bias_accelerations(anymal, q, v, FRAMES)
+        assert np.abs(got - fd).max() < 1e-7 * max(1.0, np.abs(fd).max())
+
+
+def test_bias_accelerations_single_name_world_frame_and_bad_input():
+    model = kl.load_urdf(kl.anymal_b_urdf())
+    q, v = kl.neutral_configuration(model), np.ones(model.nv)
+    one = kl.frame_bias_accelerations(model, q, v, "LF_FOOT")
+    assert one.shape == (1, 6) and np.allclose(one[0], kl.frame_jacobian_time_variation(model, q, v, "LF_FOOT") @ v)
+    assert not kl.frame_bias_accelerations(model, q, v, ["base"]).any()  # fixed to the world
+    for frames in ([], ["LF_FOOT", "NO_SUCH_FRAME"], [3], None):
+        with pytest.raises(kl.InputError, match="frames must"):
+            kl.frame_bias_accelerations(model, q, v, frames)
+    with pytest.raises(kl.InputError, match="v must"):
+        kl.frame_bias_accelerations(model, q, np.ones(3), ["LF_FOOT"])

@@ -47,11 +47,12 @@ def _build(M, v, f_ext, N, D, mu, dt, gap, restitution):
     c, cd = N.shape[0], D.shape[0]
     d = cd // c
     Minv = np.linalg.inv(M)
-    E = np.kron(np.eye(c), np.ones((d, 1)))
+    E = np.repeat(np.eye(c), d, axis=0)  # (c d, c): ones where row j is a direction of contact i
     v_free = v + dt * Minv @ f_ext
-    A = np.block([[N @ Minv @ N.T, N @ Minv @ D.T, np.zeros((c, c))],
-                  [D @ Minv @ N.T, D @ Minv @ D.T, E],
-                  [mu * np.eye(c), -E.T, np.zeros((c, c))]])
+    A = np.zeros((2 * c + cd, 2 * c + cd))  # [[N W Nᵀ, N W Dᵀ, 0], [D W Nᵀ, D W Dᵀ, E], [mu 1, -Eᵀ, 0]], W = M⁻¹
+    A[:c, :c], A[:c, c:c + cd] = N @ Minv @ N.T, N @ Minv @ D.T
+    A[c:c + cd, :c], A[c:c + cd, c:c + cd], A[c:c + cd, c + cd:] = D @ Minv @ N.T, D @ Minv @ D.T, E
+    A[c + cd:, :c], A[c + cd:, c:c + cd] = mu * np.eye(c), -E.T
     qn = N @ v_free
     bounce = restitution * np.minimum(N @ v, 0.0)
     if gap is None:

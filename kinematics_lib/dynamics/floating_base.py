@@ -29,11 +29,11 @@ from ..geometry.rotations import quat_to_matrix, so3_log
 from ..geometry.kernels import inertia_parts as _inertia_parts, spatial_inertia as _spatial_inertia
 from ..geometry.spatial import spatial_inertia
 from .algorithms import aba, crba, nonlinear_effects
-from .centroidal import center_of_mass, centroidal_momentum_matrix
-from .frames import forward_kinematics
+from .centroidal import _center_of_mass, _com_positions, center_of_mass, centroidal_momentum_matrix
+from .frames import _world_poses, forward_kinematics
 from .integrators import integrate_adaptive
 from .model import Model
-from ..geometry.kernels import skew as _skew
+from ..geometry.kernels import cross as _cross, skew as _skew, vee as _vee
 
 __all__ = [
     "integrate_configuration",
@@ -62,7 +62,7 @@ def configuration(model: Model, q, name: str = "q") -> np.ndarray:
 
 def _qmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Hamilton product a (x) b of quaternions (x, y, z, w), unchecked."""
-    v = a[3] * b[:3] + b[3] * a[:3] + np.cross(a[:3], b[:3])
+    v = a[3] * b[:3] + b[3] * a[:3] + _cross(a[:3], b[:3])
     return np.array([*v, a[3] * b[3] - a[:3] @ b[:3]])
 
 
@@ -120,17 +120,19 @@ def integrate_configuration(model: Model, q, v, dt: float = 1.0) -> np.ndarray:
     q = configuration(model, q)
     v = check.vector(v, model.nv, "v")
     dt = check.scalar(dt, "dt")
+    d = model._plan
+    one = np.ones(model.nb, dtype=bool)  # the 1-dof joints (level order), all at once
+    one[list(d.free_lv)] = False
+    qi, vi = d.q1_lv[one], d.v1_lv[one]
     out = q.copy()
-    for i, kind in enumerate(model.joint_types):
+    out[qi] = q[qi] + v[vi] * dt
+    for i in d.free:
         qs, vs = model.q_slice[i], model.v_slice[i]
-        if kind == "free":
-            with np.errstate(all="ignore"):
-                xi = v[vs] * dt
-                if not math.isfinite(float(xi @ xi)):
-                    raise check.InputError("v, dt too large: the base twist v dt overflowed (not finite)")
-                out[qs] = _free_integrate(q[qs], xi)
-        else:
-            out[qs] = q[qs] + v[vs] * dt
+        with np.errstate(all="ignore"):
+            xi = v[vs] * dt
+            if not math.isfinite(float(xi @ xi)):
+                raise check.InputError("v, dt too large: the base twist v dt overflowed (not finite)")
+            out[qs] = _free_integrate(q[qs], xi)
     return check.finite_result(out, "the configuration", "v, dt")
 
 
@@ -260,14 +262,31 @@ def centroidal_inertia(model: Model, q) -> np.ndarray:
     """
     check.model(model)
     q = configuration(model, q)
-    T = forward_kinematics(model, q)
-    p_G = center_of_mass(model, q)
+    T = _world_poses(model, q)
+    p_G = _center_of_mass(model, _com_positions(model, T))
+    return check.finite_result(_centroidal_inertia(model, T, p_G), "I_G", "q")
+
+
+def _centroidal_inertia(model: Model, T: np.ndarray, p_G: np.ndarray) -> np.ndarray:
+    """I_G (6, 6) from the body poses T (nb, 4, 4) and the CoM p_G (3,), all bodies at once:
+    each body's (m_i, c_i, I_ci) carried to G with world axes (:func:`spatial_inertia` of
+    d_i = R_i c_i + p_i - p_G and R_i I_ci R_i^T), summed."""
+    I = np.asarray(model.inertia)
+    m = I[:, 0, 0]
+    mass = m > 0.0
+    c = np.zeros((model.nb, 3))  # a massless body: (0, 0, I[3:, 3:]) as inertia_parts
+    c[mass] = _vee(I[mass, 3:, :3]) / m[mass, None]
+    C = _skew(c)
+    I_c = I[:, 3:, 3:] + np.where(mass[:, None, None], m[:, None, None] * C @ C, 0.0)
+    R = T[:, :3, :3]
+    D = _skew((R @ c[:, :, None])[:, :, 0] + T[:, :3, 3] - p_G)
+    mD = m[:, None, None] * D
     I_G = np.zeros((6, 6))
-    for i in range(model.nb):
-        m, c, I_c = _inertia_parts(model.inertia[i])
-        R = T[i, :3, :3]
-        I_G += _spatial_inertia(m, R @ c + T[i, :3, 3] - p_G, R @ I_c @ R.T)
-    return check.finite_result(I_G, "I_G", "q")
+    I_G[:3, :3] = m.sum() * np.eye(3)
+    I_G[:3, 3:] = -mD.sum(axis=0)
+    I_G[3:, :3] = mD.sum(axis=0)
+    I_G[3:, 3:] = (R @ I_c @ np.swapaxes(R, 1, 2) - mD @ D).sum(axis=0)
+    return I_G
 
 
 def centroidal_momentum_matrix_from_jacobians(model: Model, q) -> np.ndarray:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
+from ._engine import _level_motions, _level_transforms, _outward, _velocity_products
 from .joints import _free_joint_pose, _joint_coefficients, _joint_coordinates
 from .model import Model, state
 from ..geometry.kernels import cross
@@ -18,7 +19,7 @@ from ..geometry.spatial import motion_transform
 from ..geometry.transforms import adjoint, transform_inverse
 
 __all__ = ["joint_transform", "forward_kinematics", "frame_placement", "frame_jacobian", "frame_names",
-           "frame_jacobian_time_variation", "screw_axes", "external_wrenches"]
+           "frame_jacobian_time_variation", "frame_bias_accelerations", "screw_axes", "external_wrenches"]
 
 
 def joint_transform(model: Model, i: int, q_i) -> np.ndarray:
@@ -183,17 +184,67 @@ def frame_jacobian_time_variation(model: Model, q, v, frame: str) -> np.ndarray:
     omega, A, B = (np.zeros((n_chain, 3)) for _ in range(3))
     np.add.at(omega, where, w * vd)
     np.add.at(A, where, sv * vd)
-    np.add.at(B, where, np.cross(w * vd, pk))
+    np.add.at(B, where, cross(w * vd, pk))
     omega, A, B = (np.cumsum(x, axis=0) for x in (omega, A, B))
     p_chain = T[:, :3, 3]
-    pdot_chain = A + np.cross(omega, p_chain) - B
-    pdot = (sv * vd).sum(axis=0) + np.cross((w * vd).sum(axis=0), p) - np.cross(w * vd, pk).sum(axis=0)
+    pdot_chain = A + cross(omega, p_chain) - B
+    pdot = (sv * vd).sum(axis=0) + cross((w * vd).sum(axis=0), p) - cross(w * vd, pk).sum(axis=0)
     om, pd = omega[where], pdot_chain[where]
-    dw = np.cross(om, w)
-    dv = np.cross(om, sv) + np.cross(dw, p - pk) + np.cross(w, pdot - pd)
+    dw = cross(om, w)
+    dv = cross(om, sv) + cross(dw, p - pk) + cross(w, pdot - pd)
     dJ[:3, dofs] = dv.T
     dJ[3:, dofs] = dw.T
     return check.finite_result(dJ, "dJ/dt", "q, v")
+
+
+def frame_bias_accelerations(model: Model, q, v, frames) -> np.ndarray:
+    """J̇_F v for several frames at once (k, 6): the classical acceleration [p̈; ω̇] of each frame
+    origin at zero generalised acceleration a = 0 (the velocity-product or bias term of
+    [p̈; ω̇] = J_F a + J̇_F v), world-aligned axes, rows [linear (m/s²); angular (rad/s²)].
+
+    Equal to ``frame_jacobian_time_variation(model, q, v, f) @ v`` for each frame f (Pinocchio's
+    ``getFrameClassicalAcceleration(..., LOCAL_WORLD_ALIGNED)`` at a = 0), but from one outward
+    pass over the tree for all frames: the body twists v_i = Xup_i v_parent + S_i q̇_i and bias
+    accelerations a_i = Xup_i a_parent + v_i × S_i q̇_i (body coordinates, the world at rest, no
+    gravity); then for the frame origin r (in body coordinates, body pose R_b in the world)
+
+        p̈ = R_b (a_v + a_ω × r + ω × (v_v + ω × r)),    ω̇ = R_b a_ω.
+
+    q (nq,), v (nv,): one state; frames: a frame name or a non-empty sequence of k names
+    (e.g. ``kl.ANYMAL_FEET``). A frame fixed to the world gets a zero row.
+    """
+    check.model(model, "model")
+    q, v = state(model, q, v, batch=False)
+    names = [frames] if isinstance(frames, str) else frames
+    if not hasattr(names, "__len__") or len(names) == 0 or not all(isinstance(f, str) for f in names):
+        raise check.InputError(f"frames must be a frame name or a non-empty sequence of them, got {check.describe(frames)}")
+    bad = [f for f in names if f not in model.frames]
+    if bad:
+        raise check.InputError(f"frames must be frames of the model, got {bad[0]!r} "
+                               f"(e.g. {', '.join(list(model.frames)[:6])}, ...)")
+    placed = [model.frames[f] for f in names]
+    return check.finite_result(_frame_bias_accelerations(model, q, v, placed), "J̇ v", "q, v")
+
+
+def _frame_bias_accelerations(model: Model, q: np.ndarray, v: np.ndarray, placed) -> np.ndarray:
+    """(k, 6) J̇_F v of the frames ``placed`` = [(body, T_BF), ...] for a checked single (q, v)."""
+    out = np.zeros((len(placed), 6))
+    on_body = [k for k, (b, _) in enumerate(placed) if b >= 0]
+    if not on_body:
+        return out
+    d = model._plan
+    Xup = _level_transforms(model, q)
+    V = _outward(model, Xup, _level_motions(model, v))  # body twists [v; ω], body coordinates
+    A = _outward(model, Xup, _velocity_products(model, V, v))  # bias accelerations, world at rest
+    bodies = np.array([placed[k][0] for k in on_body])
+    at = np.argsort(d.order)[bodies]  # their positions in the level order
+    r = np.array([placed[k][1][:3, 3] for k in on_body])  # frame origins in body coordinates
+    R = _world_poses(model, q)[bodies, :3, :3]
+    w = V[at, 3:]
+    acc = A[at, :3] + cross(A[at, 3:], r) + cross(w, V[at, :3] + cross(w, r))
+    out[on_body, :3] = (R @ acc[:, :, None])[:, :, 0]
+    out[on_body, 3:] = (R @ A[at, 3:, None])[:, :, 0]
+    return out
 
 
 def screw_axes(model: Model, frame: str, space: bool = True) -> tuple[np.ndarray, np.ndarray]:

@@ -15,6 +15,7 @@ are φ_i + dt v⁺_n,i >= 0 (no penetration at the end of the step), λ_n,i >= 0
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -39,7 +40,7 @@ def _feet_world(model: Model, T: np.ndarray, feet: tuple) -> list:
     out = []
     for f in feet:
         b, T_BF = model.frames[f]
-        out.append((b, T[b][:3, :3] @ T_BF[:3, 3] + T[b][:3, 3]))
+        out.append((b, T[b][:3, :3] @ T_BF[:3, 3] + T[b][:3, 3] if b >= 0 else T_BF[:3, 3].copy()))
     return out
 
 
@@ -49,23 +50,48 @@ def _tangents(n_faces: int) -> np.ndarray:
     return np.column_stack([np.cos(th), np.sin(th), np.zeros(n_faces)])
 
 
-def _step(model, q, v, tau, feet, dt, mu, n_faces, margin, tau_ext=None):
+class _StateTerms(NamedTuple):
+    """The terms of one state (q, v) that a controller step and the time step share (unchecked):
+    M (nv, nv) and h (nv,) of M v̇ + h = τ, pts [(body, p_W (3,)), ...] the feet in the world [m],
+    Jc (3k, nv) their stacked translational Jacobians (world axes; zero rows for a world-fixed frame)."""
+
+    M: np.ndarray
+    h: np.ndarray
+    pts: list
+    Jc: np.ndarray
+
+
+def _state_terms(model: Model, q: np.ndarray, v: np.ndarray, feet: tuple) -> _StateTerms:
+    """M = crba(q), h = nonlinear_effects(q, v), the feet's positions and Jacobians: one
+    forward-kinematics pass, computed once per state."""
+    T = forward_kinematics(model, q)
+    pts = _feet_world(model, T, feet)
+    Jc = np.vstack([_point_jacobian(model, T, b, p) if b >= 0 else np.zeros((3, model.nv)) for b, p in pts])
+    return _StateTerms(crba(model, q), nonlinear_effects(model, q, v), pts, Jc)
+
+
+def _step(model, q, v, tau, feet, dt, mu, n_faces, margin, tau_ext=None, terms=None):
     """Chapter 7's time step (:func:`contact_step`, Lemke's LCP) with the feet as point contacts:
     N the feet's normal Jacobian rows, D their rows along the n_faces friction directions.
-    tau_ext (nv,): an external generalised force (a push), None for none."""
-    T = forward_kinematics(model, q)
-    M = crba(model, q)
+    tau_ext (nv,): an external generalised force (a push), None for none; terms: the
+    :class:`_StateTerms` of (q, v) when the caller has them already."""
+    if terms is None:  # on its own (a landing): the Jacobians of the feet in contact only
+        T = forward_kinematics(model, q)
+        M, h, pts = crba(model, q), nonlinear_effects(model, q, v), _feet_world(model, T, feet)
+        rows = lambda i: _point_jacobian(model, T, *pts[i])
+    else:
+        M, h, pts = terms.M, terms.h, terms.pts
+        rows = lambda i: terms.Jc[3 * i:3 * i + 3]
     f_ext = np.zeros(model.nv) if tau_ext is None else np.array(tau_ext, dtype=float)
     f_ext[6:] += tau
-    f_ext -= nonlinear_effects(model, q, v)
-    pts = _feet_world(model, T, feet)
+    f_ext -= h
     active = np.array([p[2] <= margin for _, p in pts])
     F = np.zeros((len(feet), 3))
     if not active.any():
         v_next = v + dt * np.linalg.solve(M, f_ext)
         return integrate_configuration(model, q, v_next, dt), v_next, F
     t_dirs = _tangents(n_faces)
-    Js = [_point_jacobian(model, T, b, p) for (b, p), a in zip(pts, active) if a]
+    Js = [rows(i) for i in np.flatnonzero(active)]
     N = np.array([J[2] for J in Js])
     D = np.vstack([t_dirs @ J for J in Js])
     gap = np.array([p[2] for (_, p), a in zip(pts, active) if a])

@@ -25,7 +25,7 @@ from ..dynamics.frames import forward_kinematics
 from ..dynamics.model import Model
 from ..geometry.spatial import spatial_inertia
 from ..geometry.rotations import so3_exp
-from ..geometry.kernels import skew as _skew
+from ..geometry.kernels import cross as _cross, skew as _skew
 
 __all__ = ["LegGeometry", "leg_geometry", "leg_ik", "leg_foot_position", "contact_jacobian", "simple_leg_model"]
 
@@ -265,7 +265,7 @@ def _point_jacobian(model: Model, T: np.ndarray, body: int, p: np.ndarray) -> np
         elif kind == "prismatic":
             J[:, s.start] = R @ model.axes[j]
         else:
-            J[:, s.start] = np.cross(R @ model.axes[j], p - T[j][:3, 3])
+            J[:, s.start] = _cross(R @ model.axes[j], p - T[j][:3, 3])
         j = model.parent[j]
     return J
 

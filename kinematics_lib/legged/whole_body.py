@@ -6,7 +6,7 @@ ground forces on the k point feet (world axes). Every step solves
     min   Σ_tasks w ‖task residual‖² + w_f ‖f‖² + w_τ ‖τ‖² + w_a ‖a‖²
     s.t.  M a + h = Sᵀ τ + J_cᵀ f + τ_push          (the full equation of motion: 18 rows on ANYmal)
           J_c a + J̇_c v = 0                          (the feet do not accelerate: they stick)
-          f_i in the friction cone (exact: Clarabel) or its inscribed pyramid (ProxQP via qpsolvers)
+          f_i in the friction cone (exact: Clarabel) or its inscribed pyramid (ProxQP, proxsuite's dense solver)
           |τ| <= τ_max                               (the URDF effort limits)
 
 Tasks (residuals in force units, so that one weight means the same for both):
@@ -19,27 +19,30 @@ Tasks (residuals in force units, so that one weight means the same for both):
 ``strict=True`` turns the tasks into equalities: the commanded accelerations must be realised
 exactly, so a push too large for the friction cones and torque limits makes the problem
 infeasible, and the result says so (``status == "infeasible"``, no arrays) instead of returning
-forces that break a constraint. J̇_c v comes from ``kl.frame_jacobian_time_variation``.
+forces that break a constraint. J̇_c v comes from ``kl.frame_bias_accelerations`` (the feet's
+classical accelerations at a = 0, equal to ``kl.frame_jacobian_time_variation(...) @ v``).
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from .. import _validate as check
 from ..contact.cones import friction_pyramid
 from ..contact.shared import add_friction_cones as _add_friction_cones, clarabel_solve as _clarabel_solve
-from ..dynamics.algorithms import crba, nonlinear_effects
 from ..dynamics.centroidal import center_of_mass
 from ..dynamics.floating_base import centroidal_inertia
-from ..dynamics.frames import frame_jacobian_time_variation
+from ..dynamics.frames import frame_bias_accelerations
 from ..dynamics.model import Model
+from ..geometry.kernels import cross
 from ..geometry.rotations import quat_to_matrix, so3_log
 from ..dynamics.floating_base import com_jacobian
-from .leg_kinematics import _configuration, _feet, contact_jacobian
+from .landing import _StateTerms, _state_terms
+from .leg_kinematics import _configuration, _feet
 from .statics import _floating, _mu
 
 __all__ = ["WholeBodyQPResult", "whole_body_qp", "urdf_effort_limits", "largest_push", "PushRun", "simulate_push"]
@@ -126,11 +129,28 @@ def urdf_effort_limits(model: Model, path) -> np.ndarray:
 
 
 def _jdot_v(model: Model, q: np.ndarray, v: np.ndarray, feet: tuple) -> np.ndarray:
-    """J̇_c v (3k,): the translational rows of each foot's Jacobian time variation times v."""
-    return np.concatenate([(frame_jacobian_time_variation(model, q, v, f) @ v)[:3] for f in feet])
+    """J̇_c v (3k,): the feet's classical accelerations at a = 0 (world axes, m/s²), stacked."""
+    return frame_bias_accelerations(model, q, v, feet)[:, :3].ravel()
 
 
-def _task_rows(model, q, v, k, task, push, R):
+class _QPTerms(NamedTuple):
+    """The state terms of one whole-body QP (unchecked): the time step's :class:`_StateTerms`
+    (M, h, the feet and J_c), J̇_c v (3k,) [m/s²] and Ī [kg m²], the mean principal moment of the
+    centroidal inertia. Computed once per state and shared by a strict solve, its soft re-solve
+    and the time step."""
+
+    state: _StateTerms
+    jdv: np.ndarray
+    Ibar: float
+
+
+def _qp_terms(model: Model, q: np.ndarray, v: np.ndarray, feet: tuple) -> _QPTerms:
+    """The :class:`_QPTerms` of a checked state (q, v): Ī = tr(I_G, angular) / 3."""
+    Ibar = float(np.trace(centroidal_inertia(model, q)[3:, 3:])) / 3.0
+    return _QPTerms(_state_terms(model, q, v, feet), _jdot_v(model, q, v, feet), Ibar)
+
+
+def _task_rows(model, v, k, task, push, R, Ibar):
     """(A_task (6, N), b_task (6,), scales (6,)): task residual = A x − b in force units."""
     nv, n = model.nv, model.nv - 6
     N = nv + n + 3 * k
@@ -142,18 +162,19 @@ def _task_rows(model, q, v, k, task, push, R):
         b[:3] = -m * model.gravity - push
     else:  # m p̈_B = m R (a_lin + ω_b × v_b)
         A[:3, :3] = m * R
-        b[:3] = -m * R @ np.cross(v[3:6], v[:3])
-    Ibar = float(np.trace(centroidal_inertia(model, q)[3:, 3:])) / 3.0
+        b[:3] = -m * R @ cross(v[3:6], v[:3])
     A[3:, 3:6] = Ibar * R
     return A, b, np.array([m] * 3 + [Ibar] * 3)
 
 
 def _solve_pyramid(P, c, A_eq, b_eq, G, h):
-    import qpsolvers
+    """ProxQP's dense solver called directly (the call qpsolvers makes for dense arrays, without
+    its per-call conversions): min ½ xᵀP x + cᵀx s.t. A_eq x = b_eq, G x <= h; None unless solved."""
+    from proxsuite import proxqp
 
-    problem = qpsolvers.Problem(P, c, G, h, A_eq, b_eq)
-    sol = qpsolvers.solve_problem(problem, solver="proxqp", eps_abs=1e-11, eps_rel=0.0, max_iter=10_000)
-    return sol.x if sol.found and sol.x is not None else None
+    res = proxqp.dense.solve(P, c, A_eq, b_eq, G, np.full(h.shape, -np.inf), h, verbose=False, eps_abs=1e-11,
+                             eps_rel=0.0, max_iter=10_000)
+    return res.x if res.info.status == proxqp.QPSolverOutput.PROXQP_SOLVED and res.x is not None else None
 
 
 def _solve_cone(P, c, A_eq, b_eq, G, h, k, mu, f0):
@@ -220,19 +241,21 @@ def whole_body_qp(model: Model, q, v, contact_frames, *, mu=0.7, n_faces=4, tau_
                           strict)
 
 
-def _whole_body_qp(model, q, v, feet, mu, n_faces, tau_max, a_des, w_des, push, task, w_task, reg, strict):
+def _whole_body_qp(model, q, v, feet, mu, n_faces, tau_max, a_des, w_des, push, task, w_task, reg, strict,
+                   terms=None):
+    """The QP of :func:`whole_body_qp` on checked arguments; terms: the :class:`_QPTerms` of
+    (q, v) when the caller has them already (a loop computes them once per state)."""
     n, nv, k = model.nv - 6, model.nv, len(feet)
     N, f0 = nv + n + 3 * k, nv + n
     R = quat_to_matrix(q[3:7])
-    M, h = crba(model, q), nonlinear_effects(model, q, v)
-    Jc = contact_jacobian(model, q, feet)
+    terms = _qp_terms(model, q, v, feet) if terms is None else terms
+    M, h, Jc, jdv = terms.state.M, terms.state.h, terms.state.Jc, terms.jdv
     tau_push = np.zeros(nv)
     tau_push[:3] = R.T @ push
     S_T = np.vstack([np.zeros((6, n)), np.eye(n)])
     A_dyn = np.hstack([M, -S_T, -Jc.T])
     A_con = np.hstack([Jc, np.zeros((3 * k, n + 3 * k))])
-    jdv = _jdot_v(model, q, v, feet)
-    A_task, b_task, scale = _task_rows(model, q, v, k, task, push, R)
+    A_task, b_task, scale = _task_rows(model, v, k, task, push, R, terms.Ibar)
     b_task = b_task + scale * np.concatenate([a_des, w_des])
     A_eq = [A_dyn, A_con]
     b_eq = [tau_push - h, -jdv]
@@ -248,6 +271,7 @@ def _whole_body_qp(model, q, v, feet, mu, n_faces, tau_max, a_des, w_des, push, 
     finite = np.isfinite(tau_max)
     E = np.eye(N)[nv:nv + n][finite]
     G, hh = np.vstack([E, -E]), np.concatenate([tau_max[finite], tau_max[finite]])
+    pyramid = None if n_faces is None else friction_pyramid(mu, n_faces, True)
     s = max(float(np.abs(b_eq).max()), float(np.abs(b_task).max()), 1.0)  # scale the problem to O(1)
     p_s = float(np.abs(P).max()) or 1.0  # and its cost: x = s x', cost / (s² p_s)
     P, c = P / p_s, c / (s * p_s)
@@ -258,14 +282,15 @@ def _whole_body_qp(model, q, v, feet, mu, n_faces, tau_max, a_des, w_des, push, 
             solver = "clarabel"
         else:
             C = np.zeros((k * (n_faces + 1), N))
-            C[:, f0:] = np.kron(np.eye(k), friction_pyramid(mu, n_faces, True))
+            for i in range(k):  # the pyramid of foot i on its force f_i: block diagonal
+                C[i * (n_faces + 1):(i + 1) * (n_faces + 1), f0 + 3 * i:f0 + 3 * i + 3] = pyramid
             x = _solve_pyramid(P, c, A_eq, b_eq / s, np.vstack([G, C]), np.concatenate([hh / s, np.zeros(C.shape[0])]))
             solver = "proxqp"
     elapsed = time.perf_counter() - t0
     if x is not None and np.isfinite(x).all():
         x = x * s
-        x = x - np.linalg.lstsq(A_eq, A_eq @ x - b_eq, rcond=None)[0]  # polish the equalities
-    bad = _violation(x, A_eq, b_eq, tau_max, mu, n_faces, nv, n, f0, k, s)
+        x = x - _min_norm(A_eq, A_eq @ x - b_eq)  # polish the equalities
+    bad = _violation(x, A_eq, b_eq, tau_max, mu, pyramid, nv, n, f0, k, s)
     if x is None or not np.isfinite(x).all() or bad > FEAS_TOL:
         what = "the commanded accelerations" if strict else "the contact and dynamics constraints"
         return WholeBodyQPResult("infeasible", f"no accelerations, torques within ±tau_max and forces inside the "
@@ -279,17 +304,27 @@ def _whole_body_qp(model, q, v, feet, mu, n_faces, tau_max, a_des, w_des, push, 
                              elapsed)
 
 
-def _violation(x, A_eq, b_eq, tau_max, mu, n_faces, nv, n, f0, k, s) -> float:
-    """The largest constraint violation of x, relative to the problem's scale s (inf for None)."""
+def _min_norm(A: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """dx (N,): the least-squares solution of smallest norm of A dx = r, A (m, N), r (m,) --
+    ``np.linalg.lstsq(A, r, rcond=None)``'s solution, by rank-revealing QR (LAPACK gelsy, rank
+    deficiency allowed) instead of an SVD: 3x cheaper on the QP's 30 x 42 equalities."""
+    from scipy.linalg import lstsq
+
+    return lstsq(A, r, cond=np.finfo(float).eps * max(A.shape), lapack_driver="gelsy", check_finite=False)[0]
+
+
+def _violation(x, A_eq, b_eq, tau_max, mu, pyramid, nv, n, f0, k, s) -> float:
+    """The largest constraint violation of x, relative to the problem's scale s (inf for None);
+    pyramid: the friction pyramid's rows (None: the exact cone)."""
     if x is None or not np.isfinite(x).all():
         return np.inf
     F = x[f0:].reshape(k, 3)
     eq = np.abs(A_eq @ x - b_eq).max()
     box = np.max(np.abs(x[nv:f0]) - tau_max, initial=-np.inf)
-    if n_faces is None:
+    if pyramid is None:
         cone = np.max(np.hypot(F[:, 0], F[:, 1]) - mu * F[:, 2])
     else:
-        cone = np.max(F @ friction_pyramid(mu, n_faces, True).T)
+        cone = np.max(F @ pyramid.T)
     return float(max(eq, box, cone, np.max(-F[:, 2])) / s)
 
 
@@ -404,17 +439,18 @@ def simulate_push(model: Model, q0, feet, push, *, push_start=0.05, push_duratio
         a_des = Kp * (p_G0 - p_G) - Kd * pd_G
         w_des = Kp * so3_log(R0 @ R.T) - Kd * (R @ v[3:6])
         args = (model, q, v, feet, mu, n_faces, tau_lim, a_des, w_des, F_push if known_push else np.zeros(3), "com", 1.0, (1e-6, 1e-4, 1e-4))
-        res = _whole_body_qp(*args, strict)
+        terms = _qp_terms(model, q, v, feet)  # once per state: both QPs and the time step use them
+        res = _whole_body_qp(*args, strict, terms)
         ok = res.ok
         if not ok:
             first = t if first is None else first
             if strict:
-                res = _whole_body_qp(*args, False)
+                res = _whole_body_qp(*args, False, terms)
         tau = res.tau if res.ok else np.zeros(n)
         tau_ext = np.zeros(model.nv)
         tau_ext[:3] = R.T @ F_push
         try:
-            q_next, v_next, F = _step(model, q, v, tau, feet, dt, mu, n_faces or 8, 0.01, tau_ext)
+            q_next, v_next, F = _step(model, q, v, tau, feet, dt, mu, n_faces or 8, 0.01, tau_ext, terms.state)
         except check.InputError:  # the state left every physical range (the robot was thrown away)
             break
         plan = res.forces if res.ok else np.zeros((k, 3))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 
+import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
@@ -102,7 +103,10 @@ def _figure() -> tuple:
         ax.grid(True, alpha=0.3)
     af.legend(fontsize=8, loc="upper right", ncol=3)
     ac.legend(fontsize=8, loc="upper left")
-    art["title"] = fig.suptitle(" ", fontsize=10)
+    # the suptitle's place and style, as an animated figure text: it changes with every setting,
+    # and a figure text that is animated stays out of the blitted frame (a suptitle would not)
+    art["title"] = fig.text(0.5, 0.98, " ", ha="center", va="top", fontsize=10,
+                            fontweight=matplotlib.rcParams["figure.titleweight"])
     for group in ("fn", "ratio", "tau"):
         for line in art[group].values():
             line.set_animated(True)
