@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate as check
-from ..dynamics import crba, frame_jacobian, frame_jacobian_time_variation, nonlinear_effects
+from ..dynamics import crba, frame_bias_accelerations, frame_jacobian, nonlinear_effects
 from ..dynamics.model import Model, state
 from .constrained import kkt_dynamics
 
@@ -69,8 +69,8 @@ def contact_constraint_dynamics(model, q, v, tau, feet) -> tuple[np.ndarray, np.
     Solves the KKT system [[M, -J_c^T], [J_c, 0]] [a; f] = [S^T tau - h; -Jdot_c v] of the module
     docstring (:func:`kkt_dynamics`), with tau the joint torques (n_j,) = (nv - 6,) for a floating
     base (:func:`selection_matrix`), J_c the translational rows of :func:`frame_jacobian` of each
-    frame and Jdot_c v those of :func:`frame_jacobian_time_variation` times v. f[i] is the force
-    [N] the ground exerts on frame i, world axes (it may pull: a bilateral contact). Dependent
+    frame and Jdot_c v their bias accelerations (:func:`frame_bias_accelerations`, = J̇ v). f[i] is
+    the force [N] the ground exerts on frame i, world axes (it may pull: a bilateral contact). Dependent
     contact rows (more than the base and legs can resolve) raise.
     """
     q, v = state(model, q, v, batch=False)
@@ -78,6 +78,6 @@ def contact_constraint_dynamics(model, q, v, tau, feet) -> tuple[np.ndarray, np.
     S = selection_matrix(model)
     tau = check.vector(tau, S.shape[0], "tau")
     J = np.vstack([frame_jacobian(model, q, f)[:3] for f in feet])
-    Jdot_v = np.concatenate([(frame_jacobian_time_variation(model, q, v, f) @ v)[:3] for f in feet])
+    Jdot_v = frame_bias_accelerations(model, q, v, feet)[:, :3].reshape(-1)
     a, f = kkt_dynamics(crba(model, q), nonlinear_effects(model, q, v), J, Jdot_v, S.T @ tau)
     return a, f.reshape(len(feet), 3)
