@@ -27,9 +27,10 @@ from packaging.requirements import Requirement
 ROOT = Path(__file__).resolve().parents[1]
 LIB = ROOT / "kinematics_lib"
 #: import name -> distribution, for packages whose modules live outside the usual place (cmeel)
-DISTRIBUTION_OF = {"pinocchio": "pin"}
+#: modules whose distribution does not list them (cmeel wheels install into cmeel.prefix via a .pth)
+DISTRIBUTION_OF = {"pinocchio": "pin", "proxsuite": "proxsuite"}
 #: distributions a module imports through another package (qpsolvers' solver="proxqp" runs proxsuite)
-USED_THROUGH = {"proxsuite": "qpsolvers' solver='proxqp' (kinematics_lib/contact)"}
+USED_THROUGH = {"proxsuite": "qpsolvers' solver='proxqp' (kinematics_lib/contact; legged/whole_body calls its dense solver)"}
 
 
 def _norm(name: str) -> str:
