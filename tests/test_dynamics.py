@@ -222,3 +222,19 @@ def test_double_pendulum_model_matches_the_lagrangian_in_relative_angles():
 def test_mass_matrix_by_rnea_equals_crba(tree):
     model, q, _, _ = tree
     assert np.allclose(kl.mass_matrix_by_rnea(model, q), kl.crba(model, q), atol=1e-10)
+
+
+def test_inertia_kernels_on_a_stack_equal_them_body_by_body():
+    """geometry.kernels.inertia_parts / spatial_inertia on (nb, 6, 6) stacks (centroidal_inertia's
+    form) give each body's single-body answer, a massless body included, and invert each other."""
+    from kinematics_lib.geometry import kernels as K
+
+    I = np.array(kl.random_tree_model(6, np.random.default_rng(7)).inertia)
+    I[2] = 0.0
+    I[2, 3:, 3:] = np.diag([1e-3, 2e-3, 3e-3])  # a massless body with rotor inertia only
+    m, c, I_c = K.inertia_parts(I)
+    for i in range(len(I)):
+        m_i, c_i, I_ci = K.inertia_parts(I[i])
+        assert m[i] == m_i and np.array_equal(c[i], c_i) and np.allclose(I_c[i], I_ci, rtol=0, atol=1e-15)
+        assert np.allclose(K.spatial_inertia(m, c, I_c)[i], K.spatial_inertia(m_i, c_i, I_ci), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(K.spatial_inertia(m, c, I_c), I, rtol=0, atol=1e-14)

@@ -33,7 +33,7 @@ from .centroidal import _center_of_mass, _com_positions, center_of_mass, centroi
 from .frames import _world_poses, forward_kinematics
 from .integrators import integrate_adaptive
 from .model import Model
-from ..geometry.kernels import cross as _cross, skew as _skew, vee as _vee
+from ..geometry.kernels import cross as _cross, skew as _skew
 
 __all__ = [
     "integrate_configuration",
@@ -271,22 +271,10 @@ def _centroidal_inertia(model: Model, T: np.ndarray, p_G: np.ndarray) -> np.ndar
     """I_G (6, 6) from the body poses T (nb, 4, 4) and the CoM p_G (3,), all bodies at once:
     each body's (m_i, c_i, I_ci) carried to G with world axes (:func:`spatial_inertia` of
     d_i = R_i c_i + p_i - p_G and R_i I_ci R_i^T), summed."""
-    I = np.asarray(model.inertia)
-    m = I[:, 0, 0]
-    mass = m > 0.0
-    c = np.zeros((model.nb, 3))  # a massless body: (0, 0, I[3:, 3:]) as inertia_parts
-    c[mass] = _vee(I[mass, 3:, :3]) / m[mass, None]
-    C = _skew(c)
-    I_c = I[:, 3:, 3:] + np.where(mass[:, None, None], m[:, None, None] * C @ C, 0.0)
+    m, c, I_c = _inertia_parts(np.asarray(model.inertia))  # (nb,), (nb, 3), (nb, 3, 3)
     R = T[:, :3, :3]
-    D = _skew((R @ c[:, :, None])[:, :, 0] + T[:, :3, 3] - p_G)
-    mD = m[:, None, None] * D
-    I_G = np.zeros((6, 6))
-    I_G[:3, :3] = m.sum() * np.eye(3)
-    I_G[:3, 3:] = -mD.sum(axis=0)
-    I_G[3:, :3] = mD.sum(axis=0)
-    I_G[3:, 3:] = (R @ I_c @ np.swapaxes(R, 1, 2) - mD @ D).sum(axis=0)
-    return I_G
+    d = (R @ c[:, :, None])[:, :, 0] + T[:, :3, 3] - p_G
+    return _spatial_inertia(m, d, R @ I_c @ np.swapaxes(R, 1, 2)).sum(axis=0)
 
 
 def centroidal_momentum_matrix_from_jacobians(model: Model, q) -> np.ndarray:

@@ -213,7 +213,6 @@ def frame_bias_accelerations(model: Model, q, v, frames) -> np.ndarray:
     q (nq,), v (nv,): one state; frames: a frame name or a non-empty sequence of k names
     (e.g. ``kl.ANYMAL_FEET``). A frame fixed to the world gets a zero row.
     """
-    check.model(model, "model")
     q, v = state(model, q, v, batch=False)
     names = [frames] if isinstance(frames, str) else frames
     if not hasattr(names, "__len__") or len(names) == 0 or not all(isinstance(f, str) for f in names):

@@ -73,19 +73,28 @@ def crf(v: np.ndarray) -> np.ndarray:
     return (v @ CRF_GENERATORS).reshape(v.shape[:-1] + (6, 6))
 
 
-def spatial_inertia(m: float, c: np.ndarray, I_c: np.ndarray) -> np.ndarray:
-    """[[m 1, -m [c]x], [m [c]x, I_c - m [c]x^2]] (6, 6) about the frame origin."""
+def spatial_inertia(m, c: np.ndarray, I_c: np.ndarray) -> np.ndarray:
+    """[[m 1, -m [c]x], [m [c]x, I_c - m [c]x^2]] (..., 6, 6) about the frame origin; m (...),
+    c (..., 3), I_c (..., 3, 3): one body, or a stack of bodies at once."""
     C = skew(c)
-    out = np.zeros((6, 6))
-    out[:3, :3] = m * np.eye(3)
-    out[:3, 3:] = -m * C
-    out[3:, :3] = m * C
-    out[3:, 3:] = I_c - m * C @ C
+    m = np.asarray(m, dtype=float)[..., None, None]
+    out = np.zeros(C.shape[:-2] + (6, 6))
+    out[..., :3, :3] = m * np.eye(3)
+    out[..., :3, 3:] = -m * C
+    out[..., 3:, :3] = m * C
+    out[..., 3:, 3:] = I_c - m * C @ C
     return out
 
 
 def inertia_parts(I: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-    """(mass, com, I_com) of a spatial inertia (6, 6); (0, 0, I[3:, 3:]) when massless."""
+    """(mass, com, I_com) of a spatial inertia (6, 6); (0, 0, I[3:, 3:]) when massless.
+    A stack I (..., 6, 6) gives m (...), c (..., 3), I_com (..., 3, 3)."""
+    if I.ndim > 2:
+        m = I[..., 0, 0]
+        mass = m > 0.0
+        c = vee(I[..., 3:, :3]) / np.where(mass, m, 1.0)[..., None] * mass[..., None]  # massless: c = 0
+        C = skew(c)
+        return m, c, I[..., 3:, 3:] + m[..., None, None] * C @ C
     m = I[0, 0]
     if m <= 0.0:
         return 0.0, np.zeros(3), I[3:, 3:].copy()
